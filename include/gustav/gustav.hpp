@@ -1,0 +1,11 @@
+#pragma once
+/// Gustav: sparse matrix-matrix multiplication (SpGEMM) on Kokkos.
+/// Include this header for the whole public API.
+#include "gustav/csr.hpp"
+#include "gustav/errors.hpp"
+#include "gustav/host_csr.hpp"
+#include "gustav/info.hpp"
+#include "gustav/options.hpp"
+#include "gustav/plan.hpp"
+#include "gustav/spgemm.hpp"
+#include "gustav/stats.hpp"

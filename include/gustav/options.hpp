@@ -1,0 +1,52 @@
+#pragma once
+/// Options of a multiplication. The defaults are what a caller who does not
+/// know better should use; each field says what it costs.
+#include <cstddef>
+
+namespace gustav {
+
+/// Accumulator used on CPU (host) execution spaces. GPUs always use the
+/// two-level hashmap (level 1 in team scratch, level 2 from the memory pool).
+enum class Accumulator {
+  automatic,  ///< dense where the column count makes it cheaper, else hash
+  hash,       ///< two-level hashmap, cache-sized level 1
+  dense,      ///< one dense array per thread over the columns of B (KKSPEED)
+};
+
+/// Compression of B for the symbolic phase: each row becomes pairs
+/// (column-set index, 32-bit mask), so row unions are bit operations.
+enum class Compression {
+  automatic,  ///< compress when it removes at least a fifth of B's entries
+  always,
+  never,
+};
+
+/// How rows map onto threads on a CPU execution space. GPUs always use the
+/// hierarchical mapping.
+enum class CpuMapping {
+  automatic,      ///< one thread per row, no atomics (fastest on CPUs)
+  hierarchical,   ///< the GPU mapping: teams of workers with shared tables
+};
+
+struct SpgemmOptions {
+  /// Sort the column indices of every row of C. Sorting happens once, in the
+  /// symbolic phase; the numeric phase writes values into the sorted
+  /// structure, so reuse pays nothing for it.
+  bool sort_rows = true;
+
+  /// Check row maps for monotonicity and every column index for range before
+  /// multiplying: one pass over A and B, a few percent of a multiplication.
+  /// The O(1) checks (shapes, view lengths, row_map ends) are always on.
+  bool validate_indices = true;
+
+  Accumulator accumulator = Accumulator::automatic;
+  Compression compression = Compression::automatic;
+  CpuMapping cpu_mapping = CpuMapping::automatic;
+
+  /// Upper bound, in bytes, on the temporary memory of one phase (0: none).
+  /// Gustav then shrinks its memory pool and, where needed, processes rows
+  /// in chunks; C itself is not counted and must fit.
+  std::size_t memory_budget_bytes = 0;
+};
+
+}  // namespace gustav

@@ -1,0 +1,46 @@
+#pragma once
+/// What a multiplication did: flop count, compression, binning and memory.
+/// Filled by the symbolic phase (and the numeric phase for its own fields).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gustav {
+
+/// One bin of the binning by product count: the rows whose accumulator need
+/// falls in (previous bin's max_need, max_need], and how they were mapped.
+struct BinUse {
+  std::string name;           ///< e.g. "worker/64" or "team/2048" or "pool"
+  std::int64_t max_need = 0;  ///< upper end of the bin's table need (slots)
+  std::int64_t rows = 0;      ///< rows of A that fell in the bin
+  int vector_length = 1;      ///< vector lanes per row
+  int team_size = 1;          ///< workers per team
+  int table_slots = 0;        ///< level-1 table slots per row
+};
+
+struct SpgemmStats {
+  std::int64_t products = 0;          ///< sum over rows of A of sum nnz(B(k,:)); flops = 2*products
+  std::int64_t max_row_products = 0;  ///< largest per-row product count
+  std::int64_t nnz = 0;               ///< nnz(C)
+
+  bool compressed = false;          ///< symbolic phase ran on the compressed B
+  double compression_ratio = 1.0;   ///< compressed entries / nnz(B) (1 when skipped)
+  std::string accumulator;          ///< "hash" or "dense"
+
+  std::vector<BinUse> count_bins;    ///< symbolic counting pass (by product bound)
+  std::vector<BinUse> fill_bins;     ///< symbolic structure pass (by column sets)
+  std::vector<BinUse> numeric_bins;  ///< numeric phase (by nnz of the row of C)
+
+  int row_chunks = 1;  ///< row chunks processed (more than one under a memory budget)
+
+  /// Peak bytes of temporaries alive at once in each phase (C not counted;
+  /// the plan's own arrays that outlive symbolic are counted in numeric).
+  std::size_t symbolic_peak_temp_bytes = 0;
+  std::size_t numeric_peak_temp_bytes = 0;
+  /// Level-2 memory pool size of each phase (part of the peaks above).
+  std::size_t symbolic_pool_bytes = 0;
+  std::size_t numeric_pool_bytes = 0;
+};
+
+}  // namespace gustav

@@ -1,0 +1,73 @@
+#pragma once
+/// Analysis (seeds 000, 003): per row of A, the upper bound of its products,
+/// sum over k in A(i,:) of nnz(B(k,:)), counted both in entries of B (the
+/// flop count) and in entries of the symbolic source (compressed pairs),
+/// whose bound, capped by the number of distinct keys, is the row's need.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+namespace gustav::detail {
+
+struct RowBoundTotals {
+  std::int64_t products = 0;
+  std::int64_t max_products = 0;
+  std::int64_t max_need = 0;
+};
+
+template <class ARowMap, class AEntries, class BRowMap, class SourceRowMap, class NeedView>
+struct RowBounds {
+  using value_type = RowBoundTotals;
+  ARowMap a_row_map;
+  AEntries a_entries;
+  BRowMap b_row_map;
+  SourceRowMap source_row_map;
+  NeedView need;
+  std::int64_t key_universe;  ///< distinct keys possible (columns or column sets)
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, value_type& t) const {
+    std::int64_t products = 0, bound = 0;
+    for (auto j = a_row_map(i); j < a_row_map(i + 1); ++j) {
+      const auto k = a_entries(j);
+      products += static_cast<std::int64_t>(b_row_map(k + 1) - b_row_map(k));
+      bound += static_cast<std::int64_t>(source_row_map(k + 1) - source_row_map(k));
+    }
+    const std::int64_t n = bound < key_universe ? bound : key_universe;
+    need(i) = n;
+    t.products += products;
+    if (products > t.max_products) t.max_products = products;
+    if (n > t.max_need) t.max_need = n;
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type& t) const { t = value_type(); }
+  KOKKOS_INLINE_FUNCTION void join(value_type& a, const value_type& b) const {
+    a.products += b.products;
+    if (b.max_products > a.max_products) a.max_products = b.max_products;
+    if (b.max_need > a.max_need) a.max_need = b.max_need;
+  }
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type& a, const volatile value_type& b) const {
+    a.products += b.products;
+    if (b.max_products > a.max_products) a.max_products = b.max_products;
+    if (b.max_need > a.max_need) a.max_need = b.max_need;
+  }
+};
+
+/// Largest value of a per-row view.
+template <class ViewType>
+struct MaxOfView {
+  ViewType v;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& m) const {
+    const auto x = static_cast<std::int64_t>(v(i));
+    if (x > m) m = x;
+  }
+};
+
+/// Largest row length of a row map.
+template <class RowMap>
+struct MaxRowLength {
+  RowMap row_map;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& m) const {
+    const auto x = static_cast<std::int64_t>(row_map(i + 1) - row_map(i));
+    if (x > m) m = x;
+  }
+};
+
+}  // namespace gustav::detail

@@ -1,0 +1,73 @@
+#pragma once
+/// Every allocation Gustav makes goes through here: labelled on the caller's
+/// execution space, turned into gustav::allocation_error (naming what and how
+/// large) when the memory is not there, and counted towards the phase's
+/// peak temporary memory when it is a temporary.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstddef>
+#include <new>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "gustav/errors.hpp"
+
+namespace gustav::detail {
+
+/// Allocates a rank-1 view of n elements. `zero` fills it with T{} on `space`;
+/// otherwise the contents are undefined (the caller writes every element).
+template <class View, class ExecSpace>
+View allocate_view(const ExecSpace& space, const std::string& label, std::size_t n, bool zero) {
+  using T = typename View::value_type;
+  try {
+    if (zero) return View(Kokkos::view_alloc(space, label), n);
+    return View(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, label), n);
+  } catch (const std::exception& e) {
+    std::ostringstream s;
+    s << label << ": could not allocate " << n << " x " << sizeof(T) << " bytes ("
+      << static_cast<double>(n) * sizeof(T) / (1 << 20) << " MiB) in "
+      << View::memory_space::name() << ": " << e.what();
+    throw allocation_error(s.str());
+  }
+}
+
+/// Bytes held by a view.
+template <class View>
+std::size_t view_bytes(const View& v) {
+  return v.span() * sizeof(typename View::value_type);
+}
+
+/// Running and peak total of the temporaries of one phase.
+class TempMemory {
+ public:
+  template <class View, class ExecSpace>
+  View allocate(const ExecSpace& space, const std::string& label, std::size_t n, bool zero) {
+    View v = allocate_view<View>(space, label, n, zero);
+    current_ += view_bytes(v);
+    peak_ = std::max(peak_, current_);
+    return v;
+  }
+
+  /// Drops the caller's reference and the view's bytes from the running total.
+  template <class View>
+  void release(View& v) {
+    current_ -= std::min(current_, view_bytes(v));
+    v = View();
+  }
+
+  /// Counts memory that outlives the phase but belongs to it (plan arrays).
+  void add_resident(std::size_t bytes) {
+    current_ += bytes;
+    peak_ = std::max(peak_, current_);
+  }
+
+  std::size_t peak() const { return peak_; }
+  std::size_t current() const { return current_; }
+
+ private:
+  std::size_t current_ = 0;
+  std::size_t peak_ = 0;
+};
+
+}  // namespace gustav::detail

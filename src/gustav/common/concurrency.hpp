@@ -1,0 +1,74 @@
+#pragma once
+/// Two ways of touching an accumulator: `Concurrent` when several vector lanes
+/// or workers share a table (GPU teams), `Exclusive` when one CPU thread owns
+/// it. The accumulators are written once against this interface, so the CPU
+/// path pays for no atomic instruction it does not need.
+#include <Kokkos_Complex.hpp>
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <type_traits>
+
+namespace gustav::detail {
+
+template <class T>
+struct is_kokkos_complex : std::false_type {};
+template <class R>
+struct is_kokkos_complex<Kokkos::complex<R>> : std::true_type {};
+
+struct Concurrent {
+  static constexpr bool exclusive = false;
+
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static T load(const T* p) {
+    // A slot may be claimed by another lane at any time: never cache it.
+    return *reinterpret_cast<const volatile T*>(p);
+  }
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static T compare_exchange(T* p, T expected, T desired) {
+    return Kokkos::atomic_compare_exchange(p, expected, desired);
+  }
+  KOKKOS_INLINE_FUNCTION static void bit_or(std::uint32_t* p, std::uint32_t v) {
+    Kokkos::atomic_fetch_or(p, v);
+  }
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static void add(T* p, const T& v) {
+    if constexpr (is_kokkos_complex<T>::value) {
+      // Component-wise addition needs no 16-byte atomic (and no lock array).
+      using R = typename T::value_type;
+      Kokkos::atomic_add(reinterpret_cast<R*>(p), v.real());
+      Kokkos::atomic_add(reinterpret_cast<R*>(p) + 1, v.imag());
+    } else {
+      Kokkos::atomic_add(p, v);
+    }
+  }
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static void min(T* p, T v) {
+    Kokkos::atomic_fetch_min(p, v);
+  }
+};
+
+struct Exclusive {
+  static constexpr bool exclusive = true;
+
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static T load(const T* p) {
+    return *p;
+  }
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static T compare_exchange(T* p, T expected, T desired) {
+    const T old = *p;
+    if (old == expected) *p = desired;
+    return old;
+  }
+  KOKKOS_INLINE_FUNCTION static void bit_or(std::uint32_t* p, std::uint32_t v) { *p |= v; }
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static void add(T* p, const T& v) {
+    *p += v;
+  }
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static void min(T* p, T v) {
+    if (v < *p) *p = v;
+  }
+};
+
+}  // namespace gustav::detail

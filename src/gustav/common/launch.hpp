@@ -1,0 +1,46 @@
+#pragma once
+/// Small helpers for launching hierarchical kernels the same way on every
+/// backend.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <type_traits>
+
+namespace gustav::detail {
+
+/// True for execution spaces whose threads are CPU cores: one thread owns an
+/// accumulator there and no atomics are needed.
+template <class ExecSpace>
+constexpr bool is_host_space() {
+  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
+}
+
+/// Vector lanes for a loop whose inner trip count averages `avg`: the power
+/// of two nearest below avg, between 1 and the backend's maximum (32 on
+/// CUDA, 1 on CPUs, whose ThreadVectorRange is a plain loop).
+template <class ExecSpace>
+int vector_length_for(double avg) {
+  if constexpr (is_host_space<ExecSpace>()) {
+    return 1;
+  } else {
+    int v = 1;
+    while (v < 32 && 2.0 * v <= avg) v *= 2;
+    return v;
+  }
+}
+
+/// How many teams of this shape the space can run at once (an upper bound:
+/// registers or scratch may allow fewer).
+template <class ExecSpace>
+std::int64_t concurrent_teams(const ExecSpace& space, int team_size, int vector_length) {
+  const std::int64_t threads = static_cast<std::int64_t>(space.concurrency());
+  const std::int64_t per_team = static_cast<std::int64_t>(team_size) * (is_host_space<ExecSpace>() ? 1 : vector_length);
+  return threads / per_team > 1 ? threads / per_team : 1;
+}
+
+/// Ceil division for non-negative integers.
+template <class T>
+constexpr T ceil_div(T a, T b) {
+  return (a + b - 1) / b;
+}
+
+}  // namespace gustav::detail

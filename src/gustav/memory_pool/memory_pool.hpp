@@ -1,0 +1,78 @@
+#pragma once
+/// Memory pool of fixed-size chunks in global memory (seed 002): the level-2
+/// hash tables and the CPU dense accumulators are taken from it by the teams
+/// that need one, for as long as they need it. Its size is chunk size x the
+/// number of teams that can hold a chunk at once, never a function of the
+/// total product count.
+///
+/// Acquisition is a compare-and-swap on a per-chunk flag. A team that finds
+/// no free chunk spins; this cannot deadlock because every holder is a
+/// running team that releases its chunk when its row is done.
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+#include <cstdint>
+
+#include "gustav/common/allocation.hpp"
+
+namespace gustav::detail {
+
+template <class Device>
+class MemoryPool {
+ public:
+  MemoryPool() = default;
+
+  /// `chunk_bytes` is rounded up to 16 bytes. With `fill_byte` >= 0 every
+  /// byte is set to it (0xFF makes every hash key -1, i.e. empty).
+  template <class ExecSpace>
+  MemoryPool(const ExecSpace& space, const std::string& label, std::size_t chunk_bytes,
+             int num_chunks, int fill_byte, TempMemory& temp)
+      : chunk_words_((chunk_bytes + 15) / 16 * 2), num_chunks_(num_chunks) {
+    storage_ = temp.allocate<Kokkos::View<std::uint64_t*, Device>>(
+        space, label + "::chunks", chunk_words_ * static_cast<std::size_t>(num_chunks), false);
+    busy_ = temp.allocate<Kokkos::View<int*, Device>>(space, label + "::busy", num_chunks, true);
+    if (fill_byte >= 0) {
+      std::uint64_t word = 0;
+      for (int b = 0; b < 8; ++b) word |= std::uint64_t(fill_byte & 0xFF) << (8 * b);
+      Kokkos::deep_copy(space, storage_, word);
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION int num_chunks() const { return num_chunks_; }
+  KOKKOS_INLINE_FUNCTION std::size_t chunk_bytes() const { return chunk_words_ * 8; }
+
+  /// Claims a free chunk, starting the search at `hint` so that teams spread
+  /// out; call from a single thread of the team.
+  KOKKOS_INLINE_FUNCTION int acquire(int hint) const {
+    int c = hint % num_chunks_;
+    while (true) {
+      const int seen = *reinterpret_cast<volatile int*>(&busy_(c));
+      if (seen == 0 && Kokkos::atomic_compare_exchange(&busy_(c), 0, 1) == 0) {
+        Kokkos::memory_fence();
+        return c;
+      }
+      c = (c + 1 == num_chunks_) ? 0 : c + 1;
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void release(int c) const {
+    Kokkos::memory_fence();
+    Kokkos::atomic_exchange(&busy_(c), 0);
+  }
+
+  KOKKOS_INLINE_FUNCTION char* chunk(int c) const {
+    return reinterpret_cast<char*>(storage_.data() + chunk_words_ * static_cast<std::size_t>(c));
+  }
+
+  void free(TempMemory& temp) {
+    temp.release(storage_);
+    temp.release(busy_);
+  }
+
+ private:
+  std::size_t chunk_words_ = 0;
+  int num_chunks_ = 0;
+  Kokkos::View<std::uint64_t*, Device> storage_;
+  Kokkos::View<int*, Device> busy_;
+};
+
+}  // namespace gustav::detail

@@ -1,0 +1,40 @@
+#pragma once
+/// Kernels raise error bits in a device flag; the host reads it once per pass
+/// and throws the matching exception, so no bad state passes silently.
+#include <Kokkos_Core.hpp>
+#include <string>
+
+#include "gustav/common/allocation.hpp"
+#include "gustav/errors.hpp"
+#include "gustav/spgemm/row_context.hpp"
+
+namespace gustav::detail {
+
+template <class Device, class ExecSpace>
+Kokkos::View<int, Device> make_error_flag(const ExecSpace& space, const std::string& label) {
+  try {
+    return Kokkos::View<int, Device>(Kokkos::view_alloc(space, label));
+  } catch (const std::exception& e) {
+    throw allocation_error(label + ": could not allocate the error flag: " + e.what());
+  }
+}
+
+template <class ExecSpace, class Flag>
+void raise_kernel_errors(const ExecSpace& space, const Flag& flag, const std::string& who) {
+  int bits = 0;
+  Kokkos::View<int, Kokkos::HostSpace> h("gustav::errors::host");
+  Kokkos::deep_copy(space, h, flag);
+  space.fence();
+  bits = h();
+  if (bits & error_structure_changed)
+    throw plan_mismatch(who +
+                        ": a product of A and B falls outside the structure of C that the plan was "
+                        "built for: the structure of A or B changed after gustav::symbolic");
+  if (bits & error_row_count_overflow)
+    throw overflow_error(who + ": a row of C has more entries than the offset type can count; "
+                               "use 64-bit offsets (std::int64_t)");
+  if (bits & error_table_full)
+    throw internal_error(who + ": an accumulator table overflowed its sizing (a Gustav bug)");
+}
+
+}  // namespace gustav::detail

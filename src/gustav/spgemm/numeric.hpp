@@ -1,0 +1,82 @@
+#pragma once
+/// The numeric phase: values of C = A*B into the structure a plan holds. Can
+/// run any number of times with new values in A and B.
+#include <Kokkos_Core.hpp>
+#include <sstream>
+#include <string>
+
+#include "gustav/common/allocation.hpp"
+#include "gustav/errors.hpp"
+#include "gustav/plan.hpp"
+#include "gustav/spgemm/kernel_errors.hpp"
+#include "gustav/spgemm/mapping.hpp"
+#include "gustav/spgemm/numeric_pass.hpp"
+#include "gustav/spgemm/tier_kernel.hpp"
+#include "gustav/validation/validate_csr.hpp"
+
+namespace gustav::detail {
+
+/// Throws plan_mismatch unless A and B have the shapes and nnz the plan was
+/// built for.
+template <class Plan, class AIn, class BIn>
+void check_plan_matches(const Plan& plan, const AIn& A, const BIn& B, const char* who) {
+  auto describe = [](std::int64_t r, std::int64_t c, std::int64_t n) {
+    std::ostringstream s;
+    s << r << " x " << c << " with " << n << " entries";
+    return s.str();
+  };
+  if (A.num_rows != plan.a_rows_ || A.num_cols != plan.a_cols_ || A.nnz() != plan.a_nnz_)
+    throw plan_mismatch(std::string(who) + ": A is " + describe(A.num_rows, A.num_cols, A.nnz()) +
+                        " but the plan was built for " + describe(plan.a_rows_, plan.a_cols_, plan.a_nnz_));
+  if (B.num_rows != plan.b_rows_ || B.num_cols != plan.b_cols_ || B.nnz() != plan.b_nnz_)
+    throw plan_mismatch(std::string(who) + ": B is " + describe(B.num_rows, B.num_cols, B.nnz()) +
+                        " but the plan was built for " + describe(plan.b_rows_, plan.b_cols_, plan.b_nnz_));
+}
+
+template <class Types, class ExecSpace, class Plan, class AIn, class BIn, class CValues>
+void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const BIn& B, const CValues& c_values,
+                  const char* who) {
+  check_plan_matches(plan, A, B, who);
+  validate_csr(space, A, who, "A", true, false);
+  validate_csr(space, B, who, "B", true, false);
+  if (static_cast<std::int64_t>(c_values.extent(0)) != static_cast<std::int64_t>(plan.nnz())) {
+    std::ostringstream s;
+    s << who << ": C's values hold " << c_values.extent(0) << " entries but the plan has nnz(C) = " << plan.nnz();
+    throw invalid_input(s.str());
+  }
+  const auto& schedule = plan.schedule_;
+  if (schedule.binning.offsets.empty() || schedule.binning.offsets.back() == 0) return;
+
+  const Mapping mapping = choose_mapping(space, plan.options_);
+  auto errors = make_error_flag<typename Types::device_type>(space, "gustav::numeric::errors");
+  TempMemory temp;
+  temp.add_resident(view_bytes(schedule.binning.perm));
+  std::size_t pool_bytes = 0;
+  auto run = [&](auto concurrency) {
+    NumericPass<ExecSpace, Types, decltype(concurrency)> pass;
+    pass.a_row_map = A.row_map;
+    pass.a_entries = A.entries;
+    pass.a_values = A.values;
+    pass.b_row_map = B.row_map;
+    pass.b_entries = B.entries;
+    pass.b_values = B.values;
+    pass.c_row_map = plan.c_row_map_;
+    pass.c_entries = plan.c_entries_;
+    pass.c_values = c_values;
+    pass.errors = errors;
+    pass.max_load = schedule.max_load;
+    PoolSizing pools = schedule.pools;
+    if (plan.options_.memory_budget_bytes > 0) pools.max_bytes = plan.options_.memory_budget_bytes / 2;
+    pool_bytes = launch_tiers(space, pass, schedule.tiers, schedule.binning, pools, "gustav::numeric", temp);
+  };
+  if (mapping.one_thread_per_row) {
+    run(Exclusive{});
+  } else {
+    run(Concurrent{});
+  }
+  raise_kernel_errors(space, errors, who);
+  plan.stats_.numeric_pool_bytes = pool_bytes;
+  plan.stats_.numeric_peak_temp_bytes = temp.peak();
+}
+
+}  // namespace gustav::detail

@@ -1,0 +1,175 @@
+#pragma once
+/// The numeric phase's per-row work. The symbolic phase already wrote the
+/// row's (sorted) columns, so a row's accumulator is a map column -> position
+/// in the row, built from those columns; every product then adds a(i,k) *
+/// b(k,j) at its position. No key is ever claimed during the products, no
+/// sort is needed afterwards, and a product whose column is not in the
+/// planned structure is detected (error_structure_changed) instead of being
+/// lost.
+///
+/// Values accumulate in team scratch (written out once, coalesced) for rows
+/// whose accumulators fit it, and straight into C for spilling rows and on
+/// CPUs, where the row of C is in cache anyway.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include "gustav/accumulators/two_level_hashmap.hpp"
+#include "gustav/analysis/tiers.hpp"
+#include "gustav/common/concurrency.hpp"
+#include "gustav/common/launch.hpp"
+#include "gustav/spgemm/row_context.hpp"
+
+namespace gustav::detail {
+
+template <class ExecSpace, class Types, class ConcurrencyT>
+struct NumericPass {
+  using execution_space = ExecSpace;
+  using Ordinal = typename Types::ordinal_type;
+  using Scalar = typename Types::scalar_type;
+  using Concurrency = ConcurrencyT;
+  using Map = TwoLevelHashmap<Ordinal, Concurrency, int>;
+  static constexpr Ordinal empty = Ordinal(-1);
+  static constexpr int dense_fill_byte = 0xFF;  ///< dense positions start at -1
+  /// CPUs accumulate into C directly; GPUs into scratch (see the file comment).
+  static constexpr bool values_in_scratch = !is_host_space<ExecSpace>();
+
+  typename Types::a_row_map a_row_map;
+  typename Types::entries a_entries;
+  typename Types::values a_values;
+  typename Types::b_row_map b_row_map;
+  typename Types::entries b_entries;
+  typename Types::values b_values;
+  Kokkos::View<const typename Types::c_offset_type*, typename Types::device_type> c_row_map;
+  Kokkos::View<const Ordinal*, typename Types::device_type> c_entries;
+  typename Types::c_values c_values;
+  Kokkos::View<int, typename Types::device_type> errors;
+  double max_load = 0.5;
+
+  KOKKOS_INLINE_FUNCTION std::int64_t need(std::int64_t row) const {
+    return static_cast<std::int64_t>(c_row_map(row + 1) - c_row_map(row));
+  }
+
+  struct Table {
+    Ordinal* keys;
+    int* positions;
+    Scalar* values;
+  };
+  KOKKOS_INLINE_FUNCTION static Table layout(Carver& c, int log2_slots, std::int64_t value_slots) {
+    const std::int64_t s = std::int64_t(1) << log2_slots;
+    Table t;
+    t.values = value_slots > 0 ? c.take<Scalar>(value_slots) : nullptr;
+    t.keys = c.take<Ordinal>(s);
+    t.positions = c.take<int>(s);
+    return t;
+  }
+  /// Level-1 bytes of one row's region; `need_cap` value accumulators on GPUs.
+  KOKKOS_INLINE_FUNCTION static std::size_t region_bytes(int log2_slots, std::int64_t need_cap) {
+    Carver c(nullptr);
+    layout(c, log2_slots, values_in_scratch ? need_cap : 0);
+    return c.used();
+  }
+  KOKKOS_INLINE_FUNCTION static std::size_t chunk_bytes_for(int log2_slots) {
+    Carver c(nullptr);
+    layout(c, log2_slots, 0);
+    return c.used();
+  }
+  /// Dense accumulator bytes: the position in the row of every column of B.
+  static std::size_t dense_bytes(std::int64_t num_cols) {
+    Carver c(nullptr);
+    c.take<int>(num_cols);
+    return c.used();
+  }
+
+  template <class Level, class Member>
+  KOKKOS_INLINE_FUNCTION void process_row(const Member& team, const RowContext& ctx) const {
+    if (ctx.dense) {
+      dense_row(ctx);
+      return;
+    }
+    const std::int64_t row = ctx.row;
+    const std::int64_t n = row >= 0 ? need(row) : 0;
+    const std::int64_t start = row >= 0 ? static_cast<std::int64_t>(c_row_map(row)) : 0;
+    const bool scratch_values = values_in_scratch && !ctx.spill;
+    Carver c1(ctx.scratch);
+    // A worker tier's rows all carve the same layout: size the value array
+    // by the tier's capacity, not the row, so workers agree on offsets.
+    const Table l1 = layout(c1, ctx.log2_slots, scratch_values ? capacity_of(ctx.log2_slots, max_load) : 0);
+    Table l2{nullptr, nullptr, nullptr};
+    int log2_l2 = 0;
+    if (ctx.spill && row >= 0) {
+      log2_l2 = log2_slots_for(n, max_load);
+      Carver c2(ctx.chunk);
+      l2 = layout(c2, log2_l2, 0);
+    }
+    Scalar* acc = scratch_values ? l1.values : c_values.data() + start;
+
+    if (ctx.level1_probes > 0) Level::for_each(team, 1 << ctx.log2_slots, [&](int s) { l1.keys[s] = empty; });
+    if (l2.keys) Level::for_each(team, 1 << log2_l2, [&](int s) { l2.keys[s] = empty; });
+    Level::for_each(team, n, [&](std::int64_t q) { acc[q] = Scalar(0); });
+    team.team_barrier();
+
+    Map map;
+    map.level1 = {l1.keys, ctx.log2_slots};
+    map.level1_payload = l1.positions;
+    map.level1_probes = ctx.level1_probes;
+    map.level2 = {l2.keys, log2_l2};
+    map.level2_payload = l2.positions;
+    Level::for_each(team, n, [&](std::int64_t q) {
+      int* slot = map.claim(c_entries(start + q));
+      if (slot) {
+        *slot = static_cast<int>(q);
+      } else {
+        Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
+      }
+    });
+    team.team_barrier();
+
+    if (row >= 0) {
+      Level::for_each_product(team, a_row_map, a_entries, b_row_map, row, [&](const auto j, const auto p) {
+        const int* q = map.find(b_entries(p));
+        if (q) {
+          Concurrency::add(acc + *q, Scalar(a_values(j) * b_values(p)));
+        } else {
+          Kokkos::atomic_fetch_or(&errors(), int(error_structure_changed));
+        }
+      });
+    }
+    team.team_barrier();
+    if (scratch_values) {
+      Level::for_each(team, n, [&](std::int64_t q) { c_values(start + q) = acc[q]; });
+      team.team_barrier();
+    }
+  }
+
+  /// CPU dense accumulator: position of each column of B in the current row
+  /// (-1 elsewhere, restored after the row), values straight into C.
+  KOKKOS_INLINE_FUNCTION void dense_row(const RowContext& ctx) const {
+    if (ctx.row < 0) return;
+    const std::int64_t row = ctx.row;
+    int* position = reinterpret_cast<int*>(ctx.chunk);
+    const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
+    const std::int64_t end = static_cast<std::int64_t>(c_row_map(row + 1));
+    for (std::int64_t q = start; q < end; ++q) {
+      position[c_entries(q)] = static_cast<int>(q - start);
+      c_values(q) = Scalar(0);
+    }
+    Scalar* acc = c_values.data() + start;
+    bool lost = false;
+    for (auto j = a_row_map(row); j < a_row_map(row + 1); ++j) {
+      const auto k = a_entries(j);
+      const Scalar a = a_values(j);
+      for (auto p = b_row_map(k); p < b_row_map(k + 1); ++p) {
+        const int q = position[b_entries(p)];
+        if (q >= 0) {
+          acc[q] += a * b_values(p);
+        } else {
+          lost = true;
+        }
+      }
+    }
+    for (std::int64_t q = start; q < end; ++q) position[c_entries(q)] = -1;
+    if (lost) Kokkos::atomic_fetch_or(&errors(), int(error_structure_changed));
+  }
+};
+
+}  // namespace gustav::detail

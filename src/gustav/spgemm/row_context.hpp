@@ -1,0 +1,49 @@
+#pragma once
+/// What a pass gets for one row: the row, its level-1 scratch region, its
+/// level-2 chunk, and the tier's table parameters. Also the carving of raw
+/// scratch into typed arrays, identical on host (sizing) and device (use).
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+#include <cstdint>
+
+namespace gustav::detail {
+
+/// Hands out consecutive, 16-byte aligned arrays from a raw region. With a
+/// null base it only measures, so the host sizes scratch with the same code
+/// that carves it in the kernel.
+class Carver {
+ public:
+  KOKKOS_INLINE_FUNCTION explicit Carver(char* base) : base_(base) {}
+
+  template <class T>
+  KOKKOS_INLINE_FUNCTION T* take(std::int64_t n) {
+    offset_ = (offset_ + 15) & ~std::size_t(15);
+    T* p = base_ ? reinterpret_cast<T*>(base_ + offset_) : nullptr;
+    offset_ += static_cast<std::size_t>(n) * sizeof(T);
+    return p;
+  }
+  KOKKOS_INLINE_FUNCTION std::size_t used() const { return (offset_ + 15) & ~std::size_t(15); }
+
+ private:
+  char* base_;
+  std::size_t offset_ = 0;
+};
+
+/// Error bits a kernel raises; the host turns them into exceptions.
+enum ErrorBits : int {
+  error_table_full = 1,          ///< an accumulator had no room (sizing bug)
+  error_structure_changed = 2,   ///< a product fell outside the planned structure
+  error_row_count_overflow = 4,  ///< a row's nnz exceeds the offset type
+};
+
+struct RowContext {
+  std::int64_t row = -1;    ///< -1: this worker has no row this round (keeps barriers in step)
+  char* scratch = nullptr;  ///< level-1 region of this worker / team
+  char* chunk = nullptr;    ///< level-2 chunk from the pool, or nullptr
+  int log2_slots = 0;       ///< level-1 table size (already sized per row if the tier says so)
+  int level1_probes = 0;
+  bool spill = false;
+  bool dense = false;       ///< CPU dense accumulator in `chunk`
+};
+
+}  // namespace gustav::detail

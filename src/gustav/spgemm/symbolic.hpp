@@ -1,0 +1,275 @@
+#pragma once
+/// The symbolic phase: analysis, compression of B, the counting pass (nnz of
+/// every row of C, then the exact allocation of C), the fill pass (C's
+/// column indices), and the numeric schedule. Everything it allocates for
+/// itself is released before it returns; the plan keeps C's row map and
+/// entries and the numeric binning.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <limits>
+#include <sstream>
+#include <string>
+
+#include "gustav/analysis/binning.hpp"
+#include "gustav/analysis/row_bounds.hpp"
+#include "gustav/common/allocation.hpp"
+#include "gustav/common/types.hpp"
+#include "gustav/compression/compressed_rows.hpp"
+#include "gustav/errors.hpp"
+#include "gustav/plan.hpp"
+#include "gustav/spgemm/kernel_errors.hpp"
+#include "gustav/spgemm/mapping.hpp"
+#include "gustav/spgemm/numeric_pass.hpp"
+#include "gustav/spgemm/symbolic_pass.hpp"
+#include "gustav/spgemm/tier_kernel.hpp"
+#include "gustav/validation/validate_csr.hpp"
+
+namespace gustav::detail {
+
+/// Compression pays when it removes at least a fifth of B's entries.
+constexpr double compression_worthwhile_ratio = 0.8;
+
+template <class NeedView>
+struct NeedFromView {
+  NeedView v;
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t i) const { return static_cast<std::int64_t>(v(i)); }
+};
+
+template <class RowMap>
+struct NeedFromRowMap {
+  RowMap row_map;
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t i) const {
+    return static_cast<std::int64_t>(row_map(i + 1) - row_map(i));
+  }
+};
+
+inline std::vector<BinUse> bin_uses(const std::vector<Tier>& tiers, const std::vector<std::int64_t>& offsets) {
+  std::vector<BinUse> uses;
+  for (std::size_t t = 0; t < tiers.size(); ++t) {
+    BinUse u;
+    u.name = tiers[t].name;
+    u.max_need = tiers[t].max_need;
+    u.rows = offsets[t + 1] - offsets[t];
+    u.vector_length = tiers[t].vector_length;
+    u.team_size = tiers[t].team_size;
+    u.table_slots = tiers[t].dense ? 0 : 1 << tiers[t].log2_slots;
+    uses.push_back(u);
+  }
+  return uses;
+}
+
+template <class Offset>
+std::int64_t max_count_of() {
+  const auto m = std::numeric_limits<Offset>::max();
+  return static_cast<std::uint64_t>(m) > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
+             ? std::numeric_limits<std::int64_t>::max()
+             : static_cast<std::int64_t>(m);
+}
+
+template <class Offset>
+const char* offset_type_name() {
+  if (std::is_same_v<Offset, int>) return "int";
+  if (std::is_same_v<Offset, unsigned>) return "unsigned int";
+  if (std::is_same_v<Offset, std::int64_t>) return "std::int64_t";
+  if (std::is_same_v<Offset, std::size_t>) return "std::size_t";
+  return "the offset type";
+}
+
+/// Builds the numeric schedule (bins by nnz of each row of C).
+template <class Types, class ExecSpace, class Plan>
+void plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& mapping, std::int64_t b_cols,
+                  double avg_b_row, TempMemory& temp) {
+  using Ordinal = typename Types::ordinal_type;
+  const auto& options = plan.options_;
+  auto& schedule = plan.schedule_;
+  const std::int64_t rows = plan.a_rows_;
+  const auto row_map = plan.c_row_map_;
+  std::int64_t max_nnz = 0;
+  if (rows > 0)
+    Kokkos::parallel_reduce("gustav::symbolic::max_row_nnz",
+                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, rows),
+                            MaxRowLength<decltype(row_map)>{row_map}, Kokkos::Max<std::int64_t>(max_nnz));
+  if (max_nnz > std::numeric_limits<int>::max())
+    throw overflow_error("gustav::symbolic: a row of C has " + std::to_string(max_nnz) +
+                         " entries; rows of more than 2^31 - 1 entries are not supported");
+  auto run = [&](auto concurrency) {
+    using Pass = NumericPass<ExecSpace, Types, decltype(concurrency)>;
+    TierRequest r;
+    r.max_load = schedule.max_load;
+    r.row_bytes = [&](int log2) { return Pass::region_bytes(log2, capacity_of(log2, r.max_load)); };
+    r.spill_row_bytes = [](int log2) { return Pass::region_bytes(log2, 0); };
+    r.vector_length = vector_length_for<ExecSpace>(avg_b_row);
+    r.max_need = max_nnz;
+    schedule.tiers = tiers_for(mapping, r, options, Pass::dense_bytes(b_cols));
+    schedule.pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(max_nnz, r.max_load));
+    schedule.pools.dense_chunk_bytes = Pass::dense_bytes(b_cols);
+  };
+  if (mapping.one_thread_per_row) {
+    run(Exclusive{});
+  } else {
+    run(Concurrent{});
+  }
+  schedule.binning = bin_rows<Ordinal>(space, rows, NeedFromRowMap<decltype(row_map)>{row_map}, schedule.tiers,
+                                       "gustav::symbolic::numeric_bins", temp);
+  plan.stats_.numeric_bins = bin_uses(schedule.tiers, schedule.binning.offsets);
+  plan.stats_.numeric_pool_bytes = 0;
+}
+
+/// Runs one symbolic pass (count or fill) over its own binning.
+template <bool Fill, class Types, class ExecSpace, class AIn, class Source, class NeedView, class Plan>
+std::size_t run_symbolic_pass(const ExecSpace& space, const AIn& A, const Source& source, const NeedView& need,
+                              std::int64_t max_need, std::int64_t universe, const Mapping& mapping, Plan& plan,
+                              Kokkos::View<int*, typename Types::device_type> sets_out, TempMemory& temp,
+                              std::vector<BinUse>& uses, bool& dense, const std::string& label) {
+  using Ordinal = typename Types::ordinal_type;
+  auto errors = make_error_flag<typename Types::device_type>(space, label + "::errors");
+  std::size_t pool_bytes = 0;
+  auto run = [&](auto concurrency) {
+    using Pass = SymbolicPass<ExecSpace, Types, Source, NeedView, Fill, decltype(concurrency)>;
+    TierRequest r;
+    // The counting pass sizes tables on an upper bound, so it can afford a
+    // higher load; the fill pass knows the exact number of sets.
+    r.max_load = Fill ? 0.5 : 0.75;
+    r.row_bytes = [](int log2) { return Pass::region_bytes(log2, 0); };
+    r.spill_row_bytes = r.row_bytes;
+    const double avg_source = A.nnz() > 0 && source.row_map.extent(0) > 1
+                                  ? static_cast<double>(source.keys.extent(0)) /
+                                        static_cast<double>(source.row_map.extent(0) - 1)
+                                  : 1.0;
+    r.vector_length = vector_length_for<ExecSpace>(avg_source);
+    r.spill_bypasses_level1 = Fill;
+    r.max_need = max_need;
+    const auto tiers = tiers_for(mapping, r, plan.options_, Pass::dense_bytes(universe));
+    dense = uses_dense(tiers);
+    auto binning = bin_rows<Ordinal>(space, A.num_rows, NeedFromView<NeedView>{need}, tiers, (label + "_bins").c_str(), temp);
+    uses = bin_uses(tiers, binning.offsets);
+    Pass pass;
+    pass.a_row_map = A.row_map;
+    pass.a_entries = A.entries;
+    pass.source = source;
+    pass.need_of = need;
+    pass.c_row_map = plan.c_row_map_;
+    pass.c_entries = plan.c_entries_;
+    pass.sets_out = sets_out;
+    pass.errors = errors;
+    pass.max_load = r.max_load;
+    pass.sort_rows = plan.options_.sort_rows;
+    pass.dense_universe = universe;
+    pass.max_row_count = max_count_of<typename Types::c_offset_type>();
+    PoolSizing pools;
+    pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(max_need, r.max_load));
+    pools.dense_chunk_bytes = Pass::dense_bytes(universe);
+    if (plan.options_.memory_budget_bytes > 0) pools.max_bytes = plan.options_.memory_budget_bytes / 2;
+    pool_bytes = launch_tiers(space, pass, tiers, binning, pools, label, temp);
+    temp.release(binning.perm);
+  };
+  if (mapping.one_thread_per_row) {
+    run(Exclusive{});
+  } else {
+    run(Concurrent{});
+  }
+  raise_kernel_errors(space, errors, "gustav::symbolic");
+  return pool_bytes;
+}
+
+template <class Types, class ExecSpace, class AIn, class BIn>
+SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_type> symbolic_impl(
+    const ExecSpace& space, const AIn& A, const BIn& B, const SpgemmOptions& options, const char* who) {
+  using Ordinal = typename Types::ordinal_type;
+  using COffset = typename Types::c_offset_type;
+  using Device = typename Types::device_type;
+  using Plan = SpgemmPlan<ExecSpace, COffset, Ordinal>;
+
+  if (A.num_cols != B.num_rows) {
+    std::ostringstream s;
+    s << who << ": A has " << A.num_cols << " columns but B has " << B.num_rows << " rows";
+    throw invalid_input(s.str());
+  }
+  validate_csr(space, A, who, "A", false, options.validate_indices);
+  validate_csr(space, B, who, "B", false, options.validate_indices);
+  if (A.num_rows >= static_cast<std::int64_t>(std::numeric_limits<Ordinal>::max()))
+    throw overflow_error(std::string(who) + ": A has too many rows for the ordinal type");
+
+  Plan plan;
+  plan.options_ = options;
+  plan.a_rows_ = A.num_rows;
+  plan.a_cols_ = A.num_cols;
+  plan.a_nnz_ = A.nnz();
+  plan.b_rows_ = B.num_rows;
+  plan.b_cols_ = B.num_cols;
+  plan.b_nnz_ = B.nnz();
+  auto& stats = plan.stats_;
+
+  TempMemory temp;
+  plan.c_row_map_ = allocate_view<typename Types::c_row_map>(space, "gustav::symbolic::c_row_map", A.num_rows + 1, true);
+  const Mapping mapping = choose_mapping(space, options);
+
+  if (A.num_rows == 0 || A.nnz() == 0 || B.nnz() == 0) {
+    plan.c_entries_ = allocate_view<typename Types::c_entries>(space, "gustav::symbolic::c_entries", 0, false);
+    plan_numeric<Types>(space, plan, mapping, B.num_cols, 1.0, temp);
+    stats.accumulator = "hash";
+    stats.symbolic_peak_temp_bytes = temp.peak();
+    stats.numeric_peak_temp_bytes = view_bytes(plan.schedule_.binning.perm);
+    return plan;
+  }
+
+  // Compressed B (or B itself) as the symbolic phase's source of keys.
+  double ratio = 1.0;
+  const auto source = build_product_source<ExecSpace, Device>(space, B, options.compression != Compression::never,
+                                                              options.compression == Compression::always,
+                                                              compression_worthwhile_ratio, temp, ratio);
+  stats.compressed = source.compressed;
+  stats.compression_ratio = ratio;
+  const std::int64_t universe =
+      source.compressed ? ceil_div<std::int64_t>(B.num_cols, std::int64_t(1) << column_set_shift) : B.num_cols;
+
+  // Analysis: product bound per row.
+  auto need = temp.allocate<Kokkos::View<std::int64_t*, Device>>(space, "gustav::symbolic::row_need", A.num_rows, false);
+  RowBoundTotals totals;
+  Kokkos::parallel_reduce(
+      "gustav::symbolic::row_bounds", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, A.num_rows),
+      RowBounds<decltype(A.row_map), decltype(A.entries), decltype(B.row_map), decltype(source.row_map), decltype(need)>{
+          A.row_map, A.entries, B.row_map, source.row_map, need, universe},
+      totals);
+  stats.products = totals.products;
+  stats.max_row_products = totals.max_products;
+
+  // Count pass: nnz of each row of C, then the row map.
+  auto sets = temp.allocate<Kokkos::View<int*, Device>>(space, "gustav::symbolic::row_sets", A.num_rows, true);
+  bool dense_count = false, dense_fill = false;
+  stats.symbolic_pool_bytes =
+      run_symbolic_pass<false, Types>(space, A, source, need, totals.max_need, universe, mapping, plan, sets, temp,
+                                      stats.count_bins, dense_count, "gustav::symbolic::count");
+  temp.release(need);
+  const std::int64_t nnz = counts_to_offsets(space, plan.c_row_map_, "gustav::symbolic::row_map_scan");
+  if (nnz > max_count_of<COffset>()) {
+    std::ostringstream s;
+    s << who << ": nnz(C) = " << nnz << " does not fit the offset type " << offset_type_name<COffset>()
+      << "; use 64-bit offsets (std::int64_t or std::size_t)";
+    throw overflow_error(s.str());
+  }
+  stats.nnz = nnz;
+
+  // Fill pass: C's column indices, sorted per row.
+  plan.c_entries_ = allocate_view<typename Types::c_entries>(space, "gustav::symbolic::c_entries", nnz, false);
+  std::int64_t max_sets = 0;
+  Kokkos::parallel_reduce("gustav::symbolic::max_row_sets",
+                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, A.num_rows),
+                          MaxOfView<decltype(sets)>{sets}, Kokkos::Max<std::int64_t>(max_sets));
+  const std::size_t fill_pool =
+      run_symbolic_pass<true, Types>(space, A, source, sets, max_sets, universe, mapping, plan, sets, temp,
+                                     stats.fill_bins, dense_fill, "gustav::symbolic::fill");
+  stats.symbolic_pool_bytes = std::max(stats.symbolic_pool_bytes, fill_pool);
+  stats.accumulator = dense_count ? "dense" : "hash";
+  temp.release(sets);
+
+  // Numeric schedule, kept in the plan.
+  const double avg_b_row = static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows > 0 ? B.num_rows : 1);
+  TempMemory numeric_temp;
+  plan_numeric<Types>(space, plan, mapping, B.num_cols, avg_b_row, numeric_temp);
+  stats.symbolic_peak_temp_bytes = temp.peak();
+  stats.numeric_peak_temp_bytes = numeric_temp.peak();
+  return plan;
+}
+
+}  // namespace gustav::detail

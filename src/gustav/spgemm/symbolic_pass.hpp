@@ -1,0 +1,242 @@
+#pragma once
+/// The symbolic phase's per-row work, in two passes over the same traversal:
+///   count (Fill = false): union of the (compressed) rows of B selected by a
+///     row of A in a mask accumulator; nnz = sum of popcounts, plus the number
+///     of distinct column sets, which sizes the second pass.
+///   fill (Fill = true): the same union, then the column sets are sorted (if
+///     asked), their popcounts prefix-summed, and each set's bits expanded into
+///     the row's slot of C's entries, in ascending order.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include "gustav/accumulators/two_level_hashmap.hpp"
+#include "gustav/analysis/tiers.hpp"
+#include "gustav/common/bits.hpp"
+#include "gustav/common/concurrency.hpp"
+#include "gustav/compression/compressed_rows.hpp"
+#include "gustav/spgemm/row_context.hpp"
+#include "gustav/team/sort_and_scan.hpp"
+
+namespace gustav::detail {
+
+template <class ExecSpace, class Types, class Source, class NeedView, bool Fill, class ConcurrencyT>
+struct SymbolicPass {
+  using execution_space = ExecSpace;
+  using Ordinal = typename Types::ordinal_type;
+  using Concurrency = ConcurrencyT;
+  using COffset = typename Types::c_offset_type;
+  using Map = TwoLevelHashmap<Ordinal, Concurrency, std::uint32_t>;
+  static constexpr Ordinal empty = Ordinal(-1);
+  static constexpr int dense_fill_byte = 0;  ///< dense masks start at zero
+
+  typename Types::a_row_map a_row_map;
+  typename Types::entries a_entries;
+  Source source;
+  NeedView need_of;  ///< count: product bound per row; fill: distinct sets per row
+  typename Types::c_row_map c_row_map;  ///< count: nnz written at row + 1; fill: read
+  typename Types::c_entries c_entries;  ///< fill only
+  Kokkos::View<int*, typename Types::device_type> sets_out;  ///< count only: distinct sets
+  Kokkos::View<int, typename Types::device_type> errors;
+  double max_load = 0.5;
+  bool sort_rows = true;
+  std::int64_t dense_universe = 0;  ///< key range of the dense accumulator
+  std::int64_t max_row_count = 0;   ///< largest nnz a row of C may have in COffset
+
+  KOKKOS_INLINE_FUNCTION std::int64_t need(std::int64_t row) const {
+    return static_cast<std::int64_t>(need_of(row));
+  }
+
+  /// Level-1 bytes of one row's region (keys, masks, and prefix counts when filling).
+  KOKKOS_INLINE_FUNCTION static std::size_t region_bytes(int log2_slots, std::int64_t /*need_cap*/) {
+    Carver c(nullptr);
+    layout(c, log2_slots);
+    return c.used();
+  }
+  /// Level-2 chunk bytes for a row of the given need.
+  KOKKOS_INLINE_FUNCTION static std::size_t chunk_bytes_for(int log2_slots) {
+    Carver c(nullptr);
+    layout(c, log2_slots);
+    return c.used();
+  }
+  /// Dense accumulator bytes: a mask and a touched-list entry per key.
+  static std::size_t dense_bytes(std::int64_t universe) {
+    Carver c(nullptr);
+    c.take<std::uint32_t>(universe);
+    c.take<Ordinal>(universe);
+    return c.used();
+  }
+
+  struct Table {
+    Ordinal* keys;
+    std::uint32_t* masks;
+    std::uint32_t* counts;
+  };
+  KOKKOS_INLINE_FUNCTION static Table layout(Carver& c, int log2_slots) {
+    const std::int64_t s = std::int64_t(1) << log2_slots;
+    Table t;
+    t.keys = c.take<Ordinal>(s);
+    t.masks = c.take<std::uint32_t>(s);
+    t.counts = Fill ? c.take<std::uint32_t>(s) : nullptr;
+    return t;
+  }
+
+  template <class Level, class Member>
+  KOKKOS_INLINE_FUNCTION void clear(const Member& team, const Table& t, int log2_slots) const {
+    Level::for_each(team, 1 << log2_slots, [&](int s) {
+      t.keys[s] = empty;
+      t.masks[s] = 0;
+    });
+  }
+
+  template <class Level, class Member>
+  KOKKOS_INLINE_FUNCTION void process_row(const Member& team, const RowContext& ctx) const {
+    if (ctx.dense) {
+      dense_row(team, ctx);
+      return;
+    }
+    const std::int64_t row = ctx.row;
+    Carver c1(ctx.scratch);
+    const Table l1 = layout(c1, ctx.log2_slots);
+    Table l2{nullptr, nullptr, nullptr};
+    int log2_l2 = 0;
+    if (ctx.spill && row >= 0) {
+      log2_l2 = log2_slots_for(need(row), max_load);
+      Carver c2(ctx.chunk);
+      l2 = layout(c2, log2_l2);
+    }
+    if (ctx.level1_probes > 0) clear<Level>(team, l1, ctx.log2_slots);
+    if (l2.keys) clear<Level>(team, l2, log2_l2);
+    team.team_barrier();
+
+    Map map;
+    map.level1 = {l1.keys, ctx.log2_slots};
+    map.level1_payload = l1.masks;
+    map.level1_probes = ctx.level1_probes;
+    map.level2 = {l2.keys, log2_l2};
+    map.level2_payload = l2.masks;
+    if (row >= 0) {
+      Level::for_each_product(team, a_row_map, a_entries, source.row_map, row,
+                              [&](const auto /*j*/, const auto p) {
+                                std::uint32_t* m = map.claim(source.keys(p));
+                                if (m) {
+                                  Concurrency::bit_or(m, source.mask(p));
+                                } else {
+                                  Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
+                                }
+                              });
+    }
+    team.team_barrier();
+    if constexpr (Fill) {
+      // Fill tiers are sized on the exact set count, so a spilling row keeps
+      // every key in level 2 (level1_probes == 0) and level 1 is unused.
+      const Table& t = ctx.spill ? l2 : l1;
+      const int log2 = ctx.spill ? log2_l2 : ctx.log2_slots;
+      emit_sorted_columns<Level>(team, t, log2, row);
+    } else {
+      std::int64_t nnz = 0, sets = 0;
+      count_table<Level>(team, l1, ctx.level1_probes > 0 ? ctx.log2_slots : -1, nnz, sets);
+      if (ctx.spill) count_table<Level>(team, l2, row >= 0 ? log2_l2 : -1, nnz, sets);
+      Level::single(team, [&]() { record_count(row, nnz, sets); });
+    }
+    team.team_barrier();
+  }
+
+  template <class Level, class Member>
+  KOKKOS_INLINE_FUNCTION void count_table(const Member& team, const Table& t, int log2,
+                                          std::int64_t& nnz, std::int64_t& sets) const {
+    if (log2 < 0) return;
+    std::int64_t n = 0, k = 0;
+    Level::sum(team, 1 << log2,
+               [&](int s, std::int64_t& acc) { acc += t.keys[s] != empty ? popcount32(t.masks[s]) : 0; }, n);
+    Level::sum(team, 1 << log2, [&](int s, std::int64_t& acc) { acc += t.keys[s] != empty ? 1 : 0; }, k);
+    nnz += n;
+    sets += k;
+  }
+
+  KOKKOS_INLINE_FUNCTION void record_count(std::int64_t row, std::int64_t nnz, std::int64_t sets) const {
+    if (row < 0) return;
+    if (nnz > max_row_count)
+      Kokkos::atomic_fetch_or(&errors(), int(error_row_count_overflow));
+    c_row_map(row + 1) = static_cast<COffset>(nnz);
+    sets_out(row) = static_cast<int>(sets);
+  }
+
+  /// Writes the columns of set `key` (bits of `mask`) in ascending order.
+  KOKKOS_INLINE_FUNCTION void expand(Ordinal key, std::uint32_t mask, std::int64_t out) const {
+    const Ordinal base = static_cast<Ordinal>(key << source.key_shift);
+    while (mask) {
+      c_entries(out++) = base + static_cast<Ordinal>(lowest_bit32(mask));
+      mask &= mask - 1;
+    }
+  }
+
+  template <class Level, class Member>
+  KOKKOS_INLINE_FUNCTION void emit_sorted_columns(const Member& team, const Table& t, int log2,
+                                                  std::int64_t row) const {
+    const int n = 1 << log2;
+    const std::int64_t start = row >= 0 ? static_cast<std::int64_t>(c_row_map(row)) : 0;
+    if constexpr (Concurrency::exclusive) {
+      if (row < 0) return;
+      int used = 0;
+      for (int s = 0; s < n; ++s)
+        if (t.keys[s] != empty) {
+          t.keys[used] = t.keys[s];
+          t.masks[used] = t.masks[s];
+          ++used;
+        }
+      if (sort_rows) sequential_sort_pairs(t.keys, t.masks, used);
+      std::int64_t out = start;
+      for (int s = 0; s < used; ++s) {
+        expand(t.keys[s], t.masks[s], out);
+        out += popcount32(t.masks[s]);
+      }
+    } else {
+      if (sort_rows) bitonic_sort_pairs<Level>(team, t.keys, t.masks, n);
+      Level::for_each(team, n, [&](int s) { t.counts[s] = t.keys[s] != empty ? popcount32(t.masks[s]) : 0; });
+      team.team_barrier();
+      exclusive_scan_pow2<Level>(team, t.counts, n);
+      Level::for_each(team, n, [&](int s) {
+        if (t.keys[s] != empty) expand(t.keys[s], t.masks[s], start + t.counts[s]);
+      });
+    }
+  }
+
+  /// CPU dense accumulator (KKSPEED): one mask per key of the whole range and
+  /// a list of the keys touched, so clearing costs what the row touched.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void dense_row(const Member&, const RowContext& ctx) const {
+    if (ctx.row < 0) return;
+    Carver c(ctx.chunk);
+    std::uint32_t* masks = c.take<std::uint32_t>(dense_universe);
+    Ordinal* touched = c.take<Ordinal>(dense_universe);
+    std::int64_t used = 0;
+    const std::int64_t row = ctx.row;
+    for (auto j = a_row_map(row); j < a_row_map(row + 1); ++j) {
+      const auto k = a_entries(j);
+      for (auto p = source.row_map(k); p < source.row_map(k + 1); ++p) {
+        const Ordinal key = source.keys(p);
+        if (masks[key] == 0) touched[used++] = key;
+        masks[key] |= source.mask(p);
+      }
+    }
+    if constexpr (Fill) {
+      if (sort_rows) sequential_sort_pairs(touched, static_cast<std::uint32_t*>(nullptr), used);
+      std::int64_t out = static_cast<std::int64_t>(c_row_map(row));
+      for (std::int64_t t = 0; t < used; ++t) {
+        const std::uint32_t m = masks[touched[t]];
+        expand(touched[t], m, out);
+        out += popcount32(m);
+        masks[touched[t]] = 0;
+      }
+    } else {
+      std::int64_t nnz = 0;
+      for (std::int64_t t = 0; t < used; ++t) {
+        nnz += popcount32(masks[touched[t]]);
+        masks[touched[t]] = 0;
+      }
+      record_count(row, nnz, used);
+    }
+  }
+};
+
+}  // namespace gustav::detail

@@ -1,0 +1,174 @@
+#pragma once
+/// The row loop shared by every pass (count, fill, numeric): one kernel per
+/// tier, mapping the tier's rows onto teams, workers and vector lanes, giving
+/// each row its level-1 scratch region and, for spilling or dense tiers, a
+/// level-2 chunk from the pool. The pass supplies only what happens to a row.
+///
+/// At worker level all workers of a team go through the same number of rows
+/// (a worker without a row passes row = -1), so the team barriers inside a
+/// pass line up.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "gustav/analysis/binning.hpp"
+#include "gustav/analysis/tiers.hpp"
+#include "gustav/common/launch.hpp"
+#include "gustav/memory_pool/memory_pool.hpp"
+#include "gustav/spgemm/row_context.hpp"
+#include "gustav/team/levels.hpp"
+
+namespace gustav::detail {
+
+template <class Pass, class Level, class Rows>
+struct TierKernel {
+  using execution_space = typename Pass::execution_space;
+  using Device = Kokkos::Device<execution_space, typename execution_space::memory_space>;
+  using Member = typename Kokkos::TeamPolicy<execution_space>::member_type;
+
+  Pass pass;
+  Rows rows;  ///< this tier's rows (a segment of the binning permutation)
+  std::int64_t num_rows = 0;
+  int log2_slots = 0;
+  int level1_probes = 0;
+  int rows_per_worker = 1;
+  bool spill = false;
+  bool dense = false;
+  bool per_row_slots = false;
+  std::size_t region_bytes = 0;  ///< level-1 bytes per worker (worker level) or team
+  MemoryPool<Device> pool;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int regions = Level::team_wide ? 1 : team.team_size();
+    char* scratch = region_bytes == 0
+                        ? nullptr
+                        : static_cast<char*>(team.team_scratch(0).get_shmem_aligned(region_bytes * regions, 16));
+    int chunk_id = -1;
+    if (spill || dense) {
+      Kokkos::single(
+          Kokkos::PerTeam(team), [&](int& c) { c = pool.acquire(team.league_rank()); }, chunk_id);
+    }
+    RowContext ctx;
+    ctx.chunk = chunk_id >= 0 ? pool.chunk(chunk_id) : nullptr;
+    ctx.level1_probes = level1_probes;
+    ctx.spill = spill;
+    ctx.dense = dense;
+
+    if constexpr (Level::team_wide) {
+      ctx.scratch = scratch;
+      for (std::int64_t idx = team.league_rank(); idx < num_rows; idx += team.league_size()) {
+        ctx.row = static_cast<std::int64_t>(rows(idx));
+        ctx.log2_slots = slots_for(ctx.row);
+        pass.template process_row<Level>(team, ctx);
+      }
+    } else {
+      const int worker = team.team_rank();
+      const int workers = team.team_size();
+      ctx.scratch = scratch ? scratch + region_bytes * worker : nullptr;
+      // A block of rows is consecutive in the tier, workers interleaved, so
+      // neighbouring workers read neighbouring rows of A. Teams stride over
+      // blocks because pooled tiers launch only as many teams as chunks.
+      const std::int64_t block_rows = static_cast<std::int64_t>(workers) * rows_per_worker;
+      const std::int64_t blocks = (num_rows + block_rows - 1) / block_rows;
+      for (std::int64_t block = team.league_rank(); block < blocks; block += team.league_size()) {
+        for (int round = 0; round < rows_per_worker; ++round) {
+          const std::int64_t idx = block * block_rows + static_cast<std::int64_t>(round) * workers + worker;
+          ctx.row = idx < num_rows ? static_cast<std::int64_t>(rows(idx)) : -1;
+          ctx.log2_slots = ctx.row >= 0 ? slots_for(ctx.row) : log2_slots;
+          pass.template process_row<Level>(team, ctx);
+        }
+      }
+    }
+    if (chunk_id >= 0) {
+      team.team_barrier();
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { pool.release(chunk_id); });
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION int slots_for(std::int64_t row) const {
+    if (!per_row_slots) return log2_slots;
+    const int want = log2_slots_for(pass.need(row), pass.max_load);
+    return want < log2_slots ? want : log2_slots;
+  }
+};
+
+/// Sizes of the pools a pass needs: level-2 tables for its spill tier, dense
+/// accumulators for its dense tier.
+struct PoolSizing {
+  std::size_t spill_chunk_bytes = 0;
+  std::size_t dense_chunk_bytes = 0;
+  std::size_t max_bytes = std::size_t(1) << 29;  ///< cap on the pool (at least one chunk is made)
+};
+
+/// Launches every non-empty tier of `binning` for `pass`. Returns the bytes
+/// the pools took (already released).
+template <class ExecSpace, class Pass, class Binning>
+std::size_t launch_tiers(const ExecSpace& space, const Pass& pass, const std::vector<Tier>& tiers,
+                         const Binning& binning, const PoolSizing& pools, const std::string& label,
+                         TempMemory& temp) {
+  using Device = Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>;
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
+  using Rows = decltype(Kokkos::subview(binning.perm, std::make_pair(std::int64_t(0), std::int64_t(0))));
+  std::size_t pool_bytes = 0;
+  for (std::size_t t = 0; t < tiers.size(); ++t) {
+    const Tier& tier = tiers[t];
+    const std::int64_t n = binning.rows_in(static_cast<int>(t));
+    if (n == 0) continue;
+    const std::string name = label + "::" + tier.name;
+    Rows rows = Kokkos::subview(binning.perm, std::make_pair(binning.offsets[t], binning.offsets[t + 1]));
+    auto run = [&](auto level) {
+      using Level = decltype(level);
+      TierKernel<Pass, Level, Rows> k;
+      k.pass = pass;
+      k.rows = rows;
+      k.num_rows = n;
+      k.log2_slots = tier.log2_slots;
+      k.level1_probes = tier.level1_probes;
+      k.rows_per_worker = tier.rows_per_worker;
+      k.spill = tier.spill;
+      k.dense = tier.dense;
+      k.per_row_slots = tier.per_row_slots;
+      k.region_bytes = tier.scratch_bytes;
+      int team_size = tier.team_size;
+      {
+        Policy probe(space, 1, 1, tier.vector_length);
+        probe.set_scratch_size(0, Kokkos::PerTeam(tier.scratch_bytes * team_size + 16));
+        team_size = std::min(team_size, probe.team_size_max(k, Kokkos::ParallelForTag()));
+        team_size = std::max(team_size, 1);
+      }
+      if (!Level::team_wide) k.region_bytes = tier.scratch_bytes;
+      const std::size_t scratch = k.region_bytes * (Level::team_wide ? 1 : team_size) + 16;
+      std::int64_t league = Level::team_wide ? n : ceil_div<std::int64_t>(n, std::int64_t(team_size) * tier.rows_per_worker);
+      MemoryPool<Device> pool;
+      if (tier.spill || tier.dense) {
+        const std::size_t chunk = tier.dense ? pools.dense_chunk_bytes : pools.spill_chunk_bytes;
+        std::int64_t chunks = std::min<std::int64_t>(league, concurrent_teams(space, team_size, tier.vector_length));
+        chunks = std::min<std::int64_t>(chunks, static_cast<std::int64_t>(pools.max_bytes / std::max<std::size_t>(chunk, 1)));
+        chunks = std::max<std::int64_t>(chunks, 1);
+        // Teams loop over rows and keep their chunk, so as many teams as chunks.
+        league = std::min(league, chunks);
+        pool = MemoryPool<Device>(space, name + "::pool", chunk, static_cast<int>(chunks),
+                                  tier.dense ? Pass::dense_fill_byte : -1, temp);
+        pool_bytes += chunk * static_cast<std::size_t>(chunks);
+      }
+      k.pool = pool;
+      Kokkos::parallel_for(name,
+                           Policy(space, static_cast<int>(league), team_size, tier.vector_length)
+                               .set_scratch_size(0, Kokkos::PerTeam(scratch)),
+                           k);
+      if (tier.spill || tier.dense) {
+        space.fence();
+        pool.free(temp);
+      }
+    };
+    if (tier.team_level) {
+      run(TeamLevel{});
+    } else {
+      run(WorkerLevel{});
+    }
+  }
+  return pool_bytes;
+}
+
+}  // namespace gustav::detail

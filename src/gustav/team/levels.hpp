@@ -1,0 +1,76 @@
+#pragma once
+/// The two granularities at which a row is processed (seed 002's hierarchy):
+/// `WorkerLevel` gives a row to one worker (a warp or part of one on CUDA, a
+/// thread on CPUs) and spreads its work over that worker's vector lanes;
+/// `TeamLevel` gives a row to a whole team (CUDA block) and spreads its work
+/// over every thread and lane. Code written against these two types runs
+/// unchanged at either level.
+#include <Kokkos_Core.hpp>
+
+namespace gustav::detail {
+
+struct WorkerLevel {
+  static constexpr bool team_wide = false;
+
+  template <class Member, class I, class F>
+  KOKKOS_INLINE_FUNCTION static void for_each(const Member& m, I n, const F& f) {
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, n), f);
+  }
+  template <class Member, class I, class F, class T>
+  KOKKOS_INLINE_FUNCTION static void sum(const Member& m, I n, const F& f, T& result) {
+    Kokkos::parallel_reduce(Kokkos::ThreadVectorRange(m, n), f, result);
+  }
+  template <class Member, class F>
+  KOKKOS_INLINE_FUNCTION static void single(const Member& m, const F& f) {
+    Kokkos::single(Kokkos::PerThread(m), f);
+  }
+
+  /// Calls f(j, p) for every product a(i, k) * b(k, p) of row i: the worker
+  /// walks A's entries in order and its vector lanes share each row of B.
+  template <class Member, class ARowMap, class AEntries, class BRowMap, class F>
+  KOKKOS_INLINE_FUNCTION static void for_each_product(const Member& m, const ARowMap& a_row_map,
+                                                      const AEntries& a_entries,
+                                                      const BRowMap& b_row_map, std::int64_t i,
+                                                      const F& f) {
+    const auto a_end = a_row_map(i + 1);
+    for (auto j = a_row_map(i); j < a_end; ++j) {
+      const auto k = a_entries(j);
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, b_row_map(k), b_row_map(k + 1)),
+                           [&](const auto p) { f(j, p); });
+    }
+  }
+};
+
+struct TeamLevel {
+  static constexpr bool team_wide = true;
+
+  template <class Member, class I, class F>
+  KOKKOS_INLINE_FUNCTION static void for_each(const Member& m, I n, const F& f) {
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(m, n), f);
+  }
+  template <class Member, class I, class F, class T>
+  KOKKOS_INLINE_FUNCTION static void sum(const Member& m, I n, const F& f, T& result) {
+    Kokkos::parallel_reduce(Kokkos::TeamVectorRange(m, n), f, result);
+  }
+  template <class Member, class F>
+  KOKKOS_INLINE_FUNCTION static void single(const Member& m, const F& f) {
+    Kokkos::single(Kokkos::PerTeam(m), f);
+  }
+
+  /// As WorkerLevel, with the team's workers taking different entries of A.
+  template <class Member, class ARowMap, class AEntries, class BRowMap, class F>
+  KOKKOS_INLINE_FUNCTION static void for_each_product(const Member& m, const ARowMap& a_row_map,
+                                                      const AEntries& a_entries,
+                                                      const BRowMap& b_row_map, std::int64_t i,
+                                                      const F& f) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, a_row_map(i), a_row_map(i + 1)),
+                         [&](const auto j) {
+                           const auto k = a_entries(j);
+                           Kokkos::parallel_for(
+                               Kokkos::ThreadVectorRange(m, b_row_map(k), b_row_map(k + 1)),
+                               [&](const auto p) { f(j, p); });
+                         });
+  }
+};
+
+}  // namespace gustav::detail
