@@ -56,10 +56,48 @@ Input to_input(const Ref& r) {
 
 template <class ExecSpace, class RefA, class RefB>
 auto symbolic_for(const ExecSpace& space, const RefA& A, const RefB& B, const SpgemmOptions& options,
-                  const char* who) {
+                  const char* who, bool check_values) {
   using T = ProductTypes<ExecSpace, RefA, RefB>;
   return symbolic_impl<typename T::types>(space, to_input<typename T::a_input>(A), to_input<typename T::b_input>(B),
-                                          options, who);
+                                          options, who, check_values);
+}
+
+template <class ExecSpace, class Plan, class RefA, class RefB, class CValues>
+void numeric_for(const ExecSpace& space, const Plan& plan, const RefA& A, const RefB& B, const CValues& c_values,
+                 const char* who) {
+  using T = ProductTypes<ExecSpace, RefA, RefB>;
+  static_assert(std::is_same_v<typename T::plan, Plan>, "gustav::numeric: the plan was made for other index types");
+  typename T::types::c_values values = c_values;
+  numeric_impl<typename T::types>(space, plan, to_input<typename T::a_input>(A), to_input<typename T::b_input>(B),
+                                  values, who);
+}
+
+/// C as views sharing the plan's structure, with freshly computed values.
+template <class ExecSpace, class Plan, class RefA, class RefB>
+auto numeric_views(const ExecSpace& space, const Plan& plan, const RefA& A, const RefB& B, const char* who) {
+  using Scalar = typename RefA::scalar_type;
+  CsrViews<Scalar, typename Plan::ordinal_type, typename Plan::offset_type, typename ExecSpace::memory_space> C;
+  C.num_rows = plan.num_rows();
+  C.num_cols = plan.num_cols();
+  C.row_map = plan.row_map();
+  C.entries = plan.entries();
+  C.values = allocate_view<decltype(C.values)>(space, "gustav::numeric::c_values", plan.nnz(), false);
+  numeric_for(space, plan, A, B, C.values, who);
+  return C;
+}
+
+/// C as a new CrsMatrix sharing the plan's structure.
+template <class ExecSpace, class Plan, class MatrixA, class MatrixB>
+auto numeric_matrix(const ExecSpace& space, const Plan& plan, const MatrixA& A, const MatrixB& B, const char* who) {
+  using Matrix = KokkosSparse::CrsMatrix<std::remove_const_t<typename MatrixA::value_type>,
+                                         std::remove_const_t<typename MatrixA::ordinal_type>,
+                                         typename MatrixA::device_type, void,
+                                         std::remove_const_t<typename MatrixA::size_type>>;
+  typename Matrix::values_type values =
+      allocate_view<typename Matrix::values_type>(space, "gustav::numeric::c_values", plan.nnz(), false);
+  numeric_for(space, plan, make_csr_ref(A), make_csr_ref(B), values, who);
+  return Matrix("gustav::C", plan.num_rows(), plan.num_cols(), static_cast<typename Matrix::size_type>(plan.nnz()),
+                values, plan.row_map(), plan.entries());
 }
 
 }  // namespace detail
@@ -71,7 +109,7 @@ template <class ExecSpace, class RA, class EA, class VA, class RB, class EB, cla
 typename detail::ProductTypes<ExecSpace, CsrRef<RA, EA, VA>, CsrRef<RB, EB, VB>>::plan symbolic(
     const ExecSpace& space, const CsrRef<RA, EA, VA>& A, const CsrRef<RB, EB, VB>& B,
     const SpgemmOptions& options = {}) {
-  return detail::symbolic_for(space, A, B, options, "gustav::symbolic");
+  return detail::symbolic_for(space, A, B, options, "gustav::symbolic", false);
 }
 
 template <class ExecSpace, class SA, class OA, class DA, class MA, class ZA, class SB, class OB, class DB, class MB,
@@ -89,28 +127,14 @@ template <class ExecSpace, class Offset, class Ordinal, class RA, class EA, clas
           class CValues>
 void numeric(const ExecSpace& space, const SpgemmPlan<ExecSpace, Offset, Ordinal>& plan, const CsrRef<RA, EA, VA>& A,
              const CsrRef<RB, EB, VB>& B, const CValues& c_values) {
-  using T = detail::ProductTypes<ExecSpace, CsrRef<RA, EA, VA>, CsrRef<RB, EB, VB>>;
-  static_assert(std::is_same_v<typename T::plan, SpgemmPlan<ExecSpace, Offset, Ordinal>>,
-                "gustav::numeric: the plan was made for other index types");
-  typename T::types::c_values values = c_values;
-  detail::numeric_impl<typename T::types>(space, plan, detail::to_input<typename T::a_input>(A),
-                                          detail::to_input<typename T::b_input>(B), values, "gustav::numeric");
+  detail::numeric_for(space, plan, A, B, c_values, "gustav::numeric");
 }
 
 /// Numeric phase returning C as views (row map and entries shared with the plan).
 template <class ExecSpace, class Offset, class Ordinal, class RA, class EA, class VA, class RB, class EB, class VB>
 auto numeric(const ExecSpace& space, const SpgemmPlan<ExecSpace, Offset, Ordinal>& plan, const CsrRef<RA, EA, VA>& A,
              const CsrRef<RB, EB, VB>& B) {
-  using Scalar = typename CsrRef<RA, EA, VA>::scalar_type;
-  using Mem = typename ExecSpace::memory_space;
-  CsrViews<Scalar, Ordinal, Offset, Mem> C;
-  C.num_rows = plan.num_rows();
-  C.num_cols = plan.num_cols();
-  C.row_map = plan.row_map();
-  C.entries = plan.entries();
-  C.values = detail::allocate_view<decltype(C.values)>(space, "gustav::numeric::c_values", plan.nnz(), false);
-  numeric(space, plan, A, B, C.values);
-  return C;
+  return detail::numeric_views(space, plan, A, B, "gustav::numeric");
 }
 
 /// Numeric phase returning a new CrsMatrix (row map and entries shared with the plan).
@@ -120,12 +144,7 @@ KokkosSparse::CrsMatrix<SA, OA, DA, void, ZA> numeric(const ExecSpace& space,
                                                       const SpgemmPlan<ExecSpace, Offset, Ordinal>& plan,
                                                       const KokkosSparse::CrsMatrix<SA, OA, DA, MA, ZA>& A,
                                                       const KokkosSparse::CrsMatrix<SB, OB, DB, MB, ZB>& B) {
-  using Matrix = KokkosSparse::CrsMatrix<SA, OA, DA, void, ZA>;
-  typename Matrix::values_type values = detail::allocate_view<typename Matrix::values_type>(
-      space, "gustav::numeric::c_values", plan.nnz(), false);
-  numeric(space, plan, make_csr_ref(A), make_csr_ref(B), values);
-  return Matrix("gustav::C", plan.num_rows(), plan.num_cols(), static_cast<ZA>(plan.nnz()), values, plan.row_map(),
-                plan.entries());
+  return detail::numeric_matrix(space, plan, A, B, "gustav::numeric");
 }
 
 /// Numeric phase refilling an existing CrsMatrix C (from an earlier numeric
@@ -154,16 +173,16 @@ KokkosSparse::CrsMatrix<SA, OA, DA, void, ZA> multiply(const ExecSpace& space,
                                                        const KokkosSparse::CrsMatrix<SA, OA, DA, MA, ZA>& A,
                                                        const KokkosSparse::CrsMatrix<SB, OB, DB, MB, ZB>& B,
                                                        const SpgemmOptions& options = {}) {
-  const auto plan = detail::symbolic_for(space, make_csr_ref(A), make_csr_ref(B), options, "gustav::multiply");
-  return numeric(space, plan, A, B);
+  const auto plan = detail::symbolic_for(space, make_csr_ref(A), make_csr_ref(B), options, "gustav::multiply", true);
+  return detail::numeric_matrix(space, plan, A, B, "gustav::multiply");
 }
 
 /// C = A * B in one call, raw views in and out.
 template <class ExecSpace, class RA, class EA, class VA, class RB, class EB, class VB>
 auto multiply(const ExecSpace& space, const CsrRef<RA, EA, VA>& A, const CsrRef<RB, EB, VB>& B,
               const SpgemmOptions& options = {}) {
-  const auto plan = detail::symbolic_for(space, A, B, options, "gustav::multiply");
-  return numeric(space, plan, A, B);
+  const auto plan = detail::symbolic_for(space, A, B, options, "gustav::multiply", true);
+  return detail::numeric_views(space, plan, A, B, "gustav::multiply");
 }
 
 }  // namespace gustav

@@ -39,6 +39,7 @@ void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const 
   check_plan_matches(plan, A, B, who);
   validate_csr(space, A, who, "A", true, false);
   validate_csr(space, B, who, "B", true, false);
+  // (multiply has validated A and B already; these are the O(1) checks.)
   if (static_cast<std::int64_t>(c_values.extent(0)) != static_cast<std::int64_t>(plan.nnz())) {
     std::ostringstream s;
     s << who << ": C's values hold " << c_values.extent(0) << " entries but the plan has nnz(C) = " << plan.nnz();

@@ -174,7 +174,8 @@ std::size_t run_symbolic_pass(const ExecSpace& space, const AIn& A, const Source
 
 template <class Types, class ExecSpace, class AIn, class BIn>
 SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_type> symbolic_impl(
-    const ExecSpace& space, const AIn& A, const BIn& B, const SpgemmOptions& options, const char* who) {
+    const ExecSpace& space, const AIn& A, const BIn& B, const SpgemmOptions& options, const char* who,
+    bool check_values) {
   using Ordinal = typename Types::ordinal_type;
   using COffset = typename Types::c_offset_type;
   using Device = typename Types::device_type;
@@ -185,8 +186,8 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
     s << who << ": A has " << A.num_cols << " columns but B has " << B.num_rows << " rows";
     throw invalid_input(s.str());
   }
-  validate_csr(space, A, who, "A", false, options.validate_indices);
-  validate_csr(space, B, who, "B", false, options.validate_indices);
+  validate_csr(space, A, who, "A", check_values, options.validate_indices);
+  validate_csr(space, B, who, "B", check_values, options.validate_indices);
   if (A.num_rows >= static_cast<std::int64_t>(std::numeric_limits<Ordinal>::max()))
     throw overflow_error(std::string(who) + ": A has too many rows for the ordinal type");
 

@@ -1,0 +1,92 @@
+// Every bin of the binning by product count, on purpose, in every mapping
+// and accumulator the backend offers.
+#include "support/spgemm_fixture.hpp"
+
+namespace gustav::test {
+namespace {
+
+template <class C>
+class SpgemmBins : public SpgemmTest<C> {
+ protected:
+  using typename SpgemmTest<C>::Host;
+  using typename SpgemmTest<C>::S;
+
+  /// Rows of A of lengths 1, 2, 4, ... 32768 (three each) over B with two
+  /// entries per row: the rows' needs cover every tier from the smallest
+  /// worker table to the memory pool.
+  void make_doubling_rows(Host& A, Host& B) {
+    Rng rng(40);
+    const std::int64_t inner = 40000, cols = 60000;
+    A.num_rows = 0;
+    A.num_cols = static_cast<typename C::ordinal>(inner);
+    A.row_map.assign(1, 0);
+    for (std::int64_t len = 1; len <= 32768; len *= 2)
+      for (int copy = 0; copy < 3; ++copy) {
+        std::vector<std::int64_t> cols_of_row;
+        for (std::int64_t t = 0; t < len; ++t) cols_of_row.push_back(rng.below(inner));
+        std::sort(cols_of_row.begin(), cols_of_row.end());
+        cols_of_row.erase(std::unique(cols_of_row.begin(), cols_of_row.end()), cols_of_row.end());
+        for (auto c : cols_of_row) {
+          A.entries.push_back(static_cast<typename C::ordinal>(c));
+          A.values.push_back(random_value<S>(rng));
+        }
+        A.row_map.push_back(static_cast<typename C::offset>(A.entries.size()));
+        A.num_rows += 1;
+      }
+    RandomShape shape;
+    shape.rows = inner;
+    shape.cols = cols;
+    shape.avg_per_row = 1;
+    B = random_csr<S, typename C::ordinal, typename C::offset>(shape, 41);
+  }
+
+  void expect_every_bin_used(const std::vector<BinUse>& bins, const char* phase) {
+    ASSERT_FALSE(bins.empty()) << phase;
+    for (const auto& b : bins) EXPECT_GT(b.rows, 0) << phase << " bin " << b.name << " got no row";
+  }
+
+  void check_all_bins(const SpgemmOptions& options) {
+    Host A, B;
+    make_doubling_rows(A, B);
+    const auto plan = gustav::symbolic(this->space, this->device(A), this->device(B), options);
+    expect_every_bin_used(plan.stats().count_bins, "count");
+    expect_every_bin_used(plan.stats().fill_bins, "fill");
+    expect_every_bin_used(plan.stats().numeric_bins, "numeric");
+    EXPECT_TRUE(this->multiply_matches(A, B, options));
+  }
+};
+TYPED_TEST_SUITE(SpgemmBins, AllConfigs, ConfigNames);
+
+TYPED_TEST(SpgemmBins, EveryBinDefaultMapping) {
+  SpgemmOptions options;
+  options.accumulator = Accumulator::hash;
+  this->check_all_bins(options);
+}
+
+TYPED_TEST(SpgemmBins, EveryBinUncompressed) {
+  SpgemmOptions options;
+  options.accumulator = Accumulator::hash;
+  options.compression = Compression::never;
+  this->check_all_bins(options);
+}
+
+TYPED_TEST(SpgemmBins, EveryBinHierarchicalMappingOnCpu) {
+  if (!test_space_is_host) GTEST_SKIP() << "GPUs always use the hierarchical mapping (tested above)";
+  SpgemmOptions options;
+  options.cpu_mapping = CpuMapping::hierarchical;
+  this->check_all_bins(options);
+}
+
+TYPED_TEST(SpgemmBins, DenseAccumulatorOnCpu) {
+  if (!test_space_is_host) GTEST_SKIP() << "the dense accumulator is a CPU option";
+  SpgemmOptions options;
+  options.accumulator = Accumulator::dense;
+  typename TestFixture::Host A, B;
+  this->make_doubling_rows(A, B);
+  const auto plan = gustav::symbolic(this->space, this->device(A), this->device(B), options);
+  EXPECT_EQ(plan.stats().accumulator, "dense");
+  EXPECT_TRUE(this->multiply_matches(A, B, options));
+}
+
+}  // namespace
+}  // namespace gustav::test

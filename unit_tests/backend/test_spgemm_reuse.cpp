@@ -1,0 +1,85 @@
+// The symbolic plan reused with new values, and refused for other matrices.
+#include "support/spgemm_fixture.hpp"
+
+namespace gustav::test {
+namespace {
+
+template <class C>
+class SpgemmReuse : public SpgemmTest<C> {
+ protected:
+  using typename SpgemmTest<C>::Host;
+  Host with_new_values(Host h, std::uint64_t seed) {
+    Rng rng(seed);
+    for (auto& v : h.values) v = random_value<typename C::scalar>(rng);
+    return h;
+  }
+};
+TYPED_TEST_SUITE(SpgemmReuse, AllConfigs, ConfigNames);
+
+TYPED_TEST(SpgemmReuse, ReuseAfterValueChange) {
+  const auto A = this->random(300, 250, 6, 50);
+  const auto B = this->random(250, 280, 6, 51);
+  const auto plan = gustav::symbolic(this->space, this->device(A), this->device(B));
+  for (std::uint64_t round = 0; round < 3; ++round) {
+    const auto A2 = this->with_new_values(A, 60 + round);
+    const auto B2 = this->with_new_values(B, 70 + round);
+    const auto C2 = gustav::numeric(this->space, plan, this->device(A2), this->device(B2));
+    EXPECT_TRUE(matches_reference<typename TestFixture::S>(
+        to_host_csr<typename TestFixture::S, typename TestFixture::O, typename TestFixture::Z>(C2),
+        reference_multiply(A2, B2), true))
+        << "round " << round;
+  }
+}
+
+TYPED_TEST(SpgemmReuse, RefillExistingMatrix) {
+  const auto A = this->random(200, 200, 6, 52);
+  const auto dA = this->device(A);
+  const auto plan = gustav::symbolic(this->space, dA, dA);
+  auto C = gustav::numeric(this->space, plan, dA, dA);
+  const auto A2 = this->with_new_values(A, 53);
+  gustav::numeric(this->space, plan, this->device(A2), this->device(A2), C);
+  EXPECT_TRUE(matches_reference<typename TestFixture::S>(
+      to_host_csr<typename TestFixture::S, typename TestFixture::O, typename TestFixture::Z>(C),
+      reference_multiply(A2, A2), true));
+}
+
+TYPED_TEST(SpgemmReuse, PlanRefusesOtherShape) {
+  const auto A = this->random(100, 100, 5, 54);
+  const auto other = this->random(100, 120, 5, 55);
+  const auto plan = gustav::symbolic(this->space, this->device(A), this->device(A));
+  EXPECT_THROW(gustav::numeric(this->space, plan, this->device(A), this->device(other)), gustav::plan_mismatch);
+}
+
+TYPED_TEST(SpgemmReuse, PlanRefusesOtherNnz) {
+  const auto A = this->random(100, 100, 5, 56);
+  auto A2 = A;
+  A2.entries.pop_back();
+  A2.values.pop_back();
+  A2.row_map.back() -= 1;
+  const auto plan = gustav::symbolic(this->space, this->device(A), this->device(A));
+  EXPECT_THROW(gustav::numeric(this->space, plan, this->device(A2), this->device(A)), gustav::plan_mismatch);
+}
+
+TYPED_TEST(SpgemmReuse, StructureChangeIsDetected) {
+  // B = identity, then B = a cyclic shift: same shape and nnz, but every
+  // product now lands in a column the planned structure does not have.
+  using Host = typename TestFixture::Host;
+  const std::int64_t n = 64;
+  Host I, shift;
+  I.num_rows = I.num_cols = shift.num_rows = shift.num_cols = static_cast<typename TestFixture::O>(n);
+  I.row_map.assign(1, 0);
+  shift.row_map.assign(1, 0);
+  for (std::int64_t i = 0; i < n; ++i) {
+    I.entries.push_back(static_cast<typename TestFixture::O>(i));
+    shift.entries.push_back(static_cast<typename TestFixture::O>((i + 1) % n));
+    I.values.push_back(typename TestFixture::S(1));
+    shift.values.push_back(typename TestFixture::S(1));
+    I.row_map.push_back(static_cast<typename TestFixture::Z>(i + 1));
+    shift.row_map.push_back(static_cast<typename TestFixture::Z>(i + 1));
+  }
+  const auto plan = gustav::symbolic(this->space, this->device(I), this->device(I));
+  EXPECT_THROW(gustav::numeric(this->space, plan, this->device(I), this->device(shift)), gustav::plan_mismatch);
+}
+
+}  // namespace
+}  // namespace gustav::test
