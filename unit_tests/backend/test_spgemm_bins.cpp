@@ -48,7 +48,7 @@ class SpgemmBins : public SpgemmTest<C> {
   void check_all_bins(const SpgemmOptions& options) {
     Host A, B;
     make_doubling_rows(A, B);
-    const auto plan = gustav::symbolic(this->space, this->device(A), this->device(B), options);
+    const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), options);
     expect_every_bin_used(plan.stats().count_bins, "count");
     expect_every_bin_used(plan.stats().fill_bins, "fill");
     expect_every_bin_used(plan.stats().numeric_bins, "numeric");
@@ -83,7 +83,7 @@ TYPED_TEST(SpgemmBins, DenseAccumulatorOnCpu) {
   options.accumulator = Accumulator::dense;
   typename TestFixture::Host A, B;
   this->make_doubling_rows(A, B);
-  const auto plan = gustav::symbolic(this->space, this->device(A), this->device(B), options);
+  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), options);
   EXPECT_EQ(plan.stats().accumulator, "dense");
   EXPECT_TRUE(this->multiply_matches(A, B, options));
 }

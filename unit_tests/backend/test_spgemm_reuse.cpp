@@ -19,11 +19,11 @@ TYPED_TEST_SUITE(SpgemmReuse, AllConfigs, ConfigNames);
 TYPED_TEST(SpgemmReuse, ReuseAfterValueChange) {
   const auto A = this->random(300, 250, 6, 50);
   const auto B = this->random(250, 280, 6, 51);
-  const auto plan = gustav::symbolic(this->space, this->device(A), this->device(B));
+  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B));
   for (std::uint64_t round = 0; round < 3; ++round) {
     const auto A2 = this->with_new_values(A, 60 + round);
     const auto B2 = this->with_new_values(B, 70 + round);
-    const auto C2 = gustav::numeric(this->space, plan, this->device(A2), this->device(B2));
+    const auto C2 = TestFixture::Run::numeric(plan, this->device(A2), this->device(B2));
     EXPECT_TRUE(matches_reference<typename TestFixture::S>(
         to_host_csr<typename TestFixture::S, typename TestFixture::O, typename TestFixture::Z>(C2),
         reference_multiply(A2, B2), true))
@@ -34,10 +34,10 @@ TYPED_TEST(SpgemmReuse, ReuseAfterValueChange) {
 TYPED_TEST(SpgemmReuse, RefillExistingMatrix) {
   const auto A = this->random(200, 200, 6, 52);
   const auto dA = this->device(A);
-  const auto plan = gustav::symbolic(this->space, dA, dA);
-  auto C = gustav::numeric(this->space, plan, dA, dA);
+  const auto plan = TestFixture::Run::symbolic(dA, dA);
+  auto C = TestFixture::Run::numeric(plan, dA, dA);
   const auto A2 = this->with_new_values(A, 53);
-  gustav::numeric(this->space, plan, this->device(A2), this->device(A2), C);
+  TestFixture::Run::refill(plan, this->device(A2), this->device(A2), C);
   EXPECT_TRUE(matches_reference<typename TestFixture::S>(
       to_host_csr<typename TestFixture::S, typename TestFixture::O, typename TestFixture::Z>(C),
       reference_multiply(A2, A2), true));
@@ -46,8 +46,8 @@ TYPED_TEST(SpgemmReuse, RefillExistingMatrix) {
 TYPED_TEST(SpgemmReuse, PlanRefusesOtherShape) {
   const auto A = this->random(100, 100, 5, 54);
   const auto other = this->random(100, 120, 5, 55);
-  const auto plan = gustav::symbolic(this->space, this->device(A), this->device(A));
-  EXPECT_THROW(gustav::numeric(this->space, plan, this->device(A), this->device(other)), gustav::plan_mismatch);
+  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(A));
+  EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(A), this->device(other)), gustav::plan_mismatch);
 }
 
 TYPED_TEST(SpgemmReuse, PlanRefusesOtherNnz) {
@@ -56,8 +56,8 @@ TYPED_TEST(SpgemmReuse, PlanRefusesOtherNnz) {
   A2.entries.pop_back();
   A2.values.pop_back();
   A2.row_map.back() -= 1;
-  const auto plan = gustav::symbolic(this->space, this->device(A), this->device(A));
-  EXPECT_THROW(gustav::numeric(this->space, plan, this->device(A2), this->device(A)), gustav::plan_mismatch);
+  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(A));
+  EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(A2), this->device(A)), gustav::plan_mismatch);
 }
 
 TYPED_TEST(SpgemmReuse, StructureChangeIsDetected) {
@@ -77,8 +77,8 @@ TYPED_TEST(SpgemmReuse, StructureChangeIsDetected) {
     I.row_map.push_back(static_cast<typename TestFixture::Z>(i + 1));
     shift.row_map.push_back(static_cast<typename TestFixture::Z>(i + 1));
   }
-  const auto plan = gustav::symbolic(this->space, this->device(I), this->device(I));
-  EXPECT_THROW(gustav::numeric(this->space, plan, this->device(I), this->device(shift)), gustav::plan_mismatch);
+  const auto plan = TestFixture::Run::symbolic(this->device(I), this->device(I));
+  EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(I), this->device(shift)), gustav::plan_mismatch);
 }
 
 }  // namespace

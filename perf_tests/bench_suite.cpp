@@ -1,0 +1,241 @@
+#include "bench_suite.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <thread>
+
+#include "bench_report.hpp"
+#include "compare_products.hpp"
+#include "gustav/errors.hpp"
+#include "gustav/generators.hpp"
+#include "gustav/info.hpp"
+#include "gustav_runner.hpp"
+#include "kokkos_kernels_runner.hpp"
+#include "memory_watch.hpp"
+#include "operand_loading.hpp"
+#if defined(KOKKOS_ENABLE_CUDA) && defined(GUSTAV_BENCH_CUSPARSE)
+#include "cusparse_runner.hpp"
+#endif
+
+namespace gustav::bench {
+
+namespace {
+
+bool wants(const BenchConfig& c, const std::string& name) {
+  for (const auto& i : c.implementations)
+    if (i == name) return true;
+  return false;
+}
+
+template <class Matrix>
+std::size_t matrix_bytes(const Matrix& C) {
+  return C.graph.row_map.span() * sizeof(typename Matrix::size_type) +
+         C.graph.entries.span() * sizeof(typename Matrix::ordinal_type) +
+         C.values.span() * sizeof(typename Matrix::value_type);
+}
+
+/// Peak temporaries of one product: everything allocated during `product`
+/// (which returns C) minus C itself.
+template <class F>
+std::size_t peak_temporaries(F&& product) {
+  MemoryWatch watch;
+  std::size_t c_bytes = 0;
+  {
+    const auto C = product();
+    c_bytes = matrix_bytes(C);
+  }
+  return watch.peak() > c_bytes ? watch.peak() - c_bytes : 0;
+}
+
+template <class Space>
+constexpr bool is_cuda() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  return std::is_same_v<Space, Kokkos::Cuda>;
+#else
+  return false;
+#endif
+}
+
+void progress(const BenchConfig& c, const std::string& what) {
+  if (c.progress) std::fprintf(stderr, "  ... %s\n", what.c_str());
+}
+
+template <class Space, class Offset>
+ProductResult bench_product(const Space& space, const Operands& ops, const BenchConfig& config) {
+  using Matrix = DeviceMatrix<Space, Offset>;
+  ProductResult result;
+  result.name = ops.name;
+  result.rows = ops.A.num_rows;
+  result.cols = ops.B.num_cols;
+  result.nnz_a = ops.A.nnz();
+  result.nnz_b = ops.B.nnz();
+  const Matrix A = to_crs<Matrix>(space, ops.A, "bench::A");
+  const Matrix B = to_crs<Matrix>(space, ops.B, "bench::B");
+
+  progress(config, "gustav");
+  auto reference = run_gustav(space, A, B, SpgemmOptions{}, "gustav", config.warmups, config.reps);
+  reference.measurement.peak_temp_bytes = peak_temporaries([&] {
+    const auto plan = gustav::symbolic(space, A, B);
+    return gustav::numeric(space, plan, A, B);
+  });
+  result.stats = reference.stats;
+  result.products = reference.stats.products;
+  result.nnz_c = reference.stats.nnz;
+  result.measurements.push_back(reference.measurement);
+
+  // Gustav's other strategies, each checked against its default.
+  std::vector<std::pair<std::string, SpgemmOptions>> variants;
+  {
+    SpgemmOptions o;
+    o.compression = Compression::never;
+    variants.emplace_back("gustav/uncompressed", o);
+  }
+  if constexpr (std::is_same_v<typename Space::memory_space, Kokkos::HostSpace>) {
+    SpgemmOptions hash, dense, hier;
+    hash.accumulator = Accumulator::hash;
+    dense.accumulator = Accumulator::dense;
+    hier.cpu_mapping = CpuMapping::hierarchical;
+    variants.emplace_back("gustav/hash", hash);
+    variants.emplace_back("gustav/dense", dense);
+    variants.emplace_back("gustav/hierarchical", hier);
+  }
+  if (wants(config, "gustav-variants")) {
+    for (const auto& [name, options] : variants) {
+      progress(config, name);
+      try {
+        auto run = run_gustav(space, A, B, options, name, config.warmups, config.reps);
+        const std::string diff = compare_products(reference.C, run.C);
+        run.measurement.agrees = diff.empty();
+        run.measurement.note = diff;
+        run.measurement.peak_temp_bytes = std::max(run.stats.symbolic_peak_temp_bytes, run.stats.numeric_peak_temp_bytes);
+        result.measurements.push_back(run.measurement);
+      } catch (const std::exception& e) {
+        Measurement m;
+        m.implementation = name;
+        m.note = e.what();
+        result.measurements.push_back(m);
+      }
+    }
+  }
+
+#if defined(KOKKOS_ENABLE_CUDA) && defined(GUSTAV_BENCH_CUSPARSE)
+  if constexpr (is_cuda<Space>()) {
+    if (wants(config, "cusparse")) {
+      progress(config, "cusparse");
+      if constexpr (std::is_same_v<Offset, int>) {
+        auto csr = [](const Matrix& M) {
+          return CusparseCsr{M.numRows(), M.numCols(), static_cast<long long>(M.nnz()), M.graph.row_map.data(),
+                             M.graph.entries.data(), M.values.data()};
+        };
+        auto run = run_cusparse(csr(A), csr(B), config.warmups, config.reps);
+        if (run.measurement.ran) {
+          const Matrix C("cusparse::C", A.numRows(), B.numCols(), static_cast<Offset>(run.values.extent(0)), run.values,
+                         run.row_map, run.entries);
+          const std::string diff = compare_products(reference.C, C);
+          run.measurement.agrees = diff.empty();
+          if (!diff.empty()) run.measurement.note += (run.measurement.note.empty() ? "" : "; ") + diff;
+        }
+        result.measurements.push_back(run.measurement);
+      } else {
+        Measurement m;
+        m.implementation = "cusparse";
+        m.note = "not run: cuSPARSE SpGEMM takes 32-bit indices and this product needs 64-bit offsets";
+        result.measurements.push_back(m);
+      }
+    }
+  }
+#endif
+
+  if (wants(config, "kk")) {
+    const std::pair<KokkosSparse::SPGEMMAlgorithm, const char*> kk[] = {
+        {KokkosSparse::SPGEMM_KK_MEMORY, "kk/kkmem"}, {KokkosSparse::SPGEMM_KK_SPEED, "kk/kkspeed"}};
+    for (const auto& [algorithm, name] : kk) {
+      progress(config, name);
+      auto run = run_kokkos_kernels(space, A, B, algorithm, name, config.warmups, config.reps);
+      // Kokkos Kernels 3.4.1's SpGEMM is known to be wrong on CUDA: its
+      // results are checked and reported, never trusted.
+      run.measurement.trusted = !is_cuda<Space>();
+      if (run.measurement.ran) {
+        const std::string diff = compare_products(reference.C, run.C);
+        run.measurement.agrees = diff.empty();
+        if (!diff.empty()) run.measurement.note = diff;
+        run.C = Matrix();
+        run.measurement.peak_temp_bytes = peak_temporaries([&] {
+          return run_kokkos_kernels(space, A, B, algorithm, name, 0, 1).C;
+        });
+      }
+      result.measurements.push_back(run.measurement);
+    }
+  }
+  return result;
+}
+
+std::int64_t product_bound(const HostMatrix& A, const HostMatrix& B) {
+  std::int64_t n = 0;
+  for (auto k : A.entries) n += B.row_map[k + 1] - B.row_map[k];
+  return n;
+}
+
+template <class Space>
+ProductResult bench_on(const Space& space, const Operands& ops, const BenchConfig& config) {
+  const bool fits32 = product_bound(ops.A, ops.B) < std::numeric_limits<int>::max() &&
+                      ops.A.nnz() < std::numeric_limits<int>::max() && ops.B.nnz() < std::numeric_limits<int>::max();
+  return fits32 ? bench_product<Space, int>(space, ops, config) : bench_product<Space, std::int64_t>(space, ops, config);
+}
+
+}  // namespace
+
+int run_bench(const BenchConfig& config) {
+  Report report;
+  report.machine = describe_machine(config.space);
+  int problems = 0;
+  for (std::size_t i = 0; i < config.items.size(); ++i) {
+    const auto& item = config.items[i];
+    if (config.progress) std::fprintf(stderr, "[%zu/%zu] %s\n", i + 1, config.items.size(), item.c_str());
+    ProductResult r;
+    try {
+      const Operands ops = load_bench_operands(item);
+      if (ops.A.num_rows > std::numeric_limits<int>::max() || ops.B.num_cols > std::numeric_limits<int>::max())
+        throw invalid_input("dimensions beyond 2^31 - 1");
+#if defined(KOKKOS_ENABLE_CUDA)
+      if (config.space == "cuda") r = bench_on(Kokkos::Cuda(), ops, config);
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+      if (config.space == "openmp") r = bench_on(Kokkos::OpenMP(), ops, config);
+#endif
+#if defined(KOKKOS_ENABLE_SERIAL)
+      if (config.space == "serial") r = bench_on(Kokkos::Serial(), ops, config);
+#endif
+    } catch (const std::exception& e) {
+      r.name = item;
+      r.error = e.what();
+    }
+    if (!r.error.empty()) ++problems;
+    for (const auto& m : r.measurements)
+      if (m.ran && !m.agrees && m.trusted) {
+        ++problems;
+        break;
+      }
+    print_product(r);
+    report.products.push_back(r);
+    if (!config.json_path.empty()) write_json(report, config.json_path);
+  }
+  return problems;
+}
+
+std::vector<std::string> standard_items(const std::string& shared_dir) {
+  std::vector<std::string> items = {"lap3d:120",     "lap3d:80:27",   "rmat:16:8",     "rmat:18:4",
+                                    "rmat:20:2",     "lap3d:120/ap",  "lap3d:120/rap", "brick:30/ap",
+                                    "brick:30/rap"};
+  for (const auto& f : largest_real_matrices(shared_dir, 4)) items.push_back(f);
+  return items;
+}
+
+}  // namespace gustav::bench

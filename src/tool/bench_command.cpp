@@ -1,0 +1,51 @@
+// gustav bench [ITEM...] [--standard] [--space S] [--reps N] [--warmup N]
+//              [--json FILE] [--implementations LIST] [--shared DIR]
+// ITEM: a Matrix Market file or a generator spec. --standard adds the
+// standard set. LIST: comma-separated from gustav-variants, kk, cusparse
+// (Gustav's default always runs: it is the reference the others are checked
+// against). Exit code 1 when a trusted implementation disagreed or failed.
+#include <unistd.h>
+
+#include <cstdio>
+#include <sstream>
+
+#include "arguments.hpp"
+#include "bench_suite.hpp"
+#include "commands.hpp"
+#include "spaces.hpp"
+
+namespace gustav::tool {
+
+int bench_command(int argc, char** argv) {
+  const Arguments args(argc, argv, 2, {"standard"},
+                       {"space", "reps", "warmup", "json", "implementations", "shared"});
+  bench::BenchConfig config;
+  config.items = args.positional();
+  if (args.has("standard")) {
+    for (const auto& item : bench::standard_items(args.get("shared", "../shared"))) config.items.push_back(item);
+  }
+  if (config.items.empty()) throw UsageError{"bench needs matrices or specs, or --standard"};
+  config.space = args.get("space", default_space());
+  with_space(config.space, [](const auto&) { return 0; });  // rejects unknown spaces
+  config.reps = static_cast<int>(args.get_int("reps", 5, 1, 100000));
+  config.warmups = static_cast<int>(args.get_int("warmup", 1, 0, 1000));
+  config.json_path = args.get("json", "");
+  if (args.has("implementations")) {
+    config.implementations.clear();
+    std::stringstream list(args.get("implementations", ""));
+    std::string name;
+    while (std::getline(list, name, ',')) {
+      if (name != "gustav-variants" && name != "kk" && name != "cusparse")
+        throw UsageError{"--implementations takes gustav-variants, kk and cusparse, got '" + name + "'"};
+      config.implementations.push_back(name);
+    }
+  } else {
+    config.implementations = {"gustav-variants", "kk", "cusparse"};
+  }
+  config.progress = ::isatty(2);
+  const int problems = bench::run_bench(config);
+  if (problems > 0) std::fprintf(stderr, "gustav bench: %d product(s) with failures or disagreements\n", problems);
+  return problems > 0 ? 1 : 0;
+}
+
+}  // namespace gustav::tool

@@ -1,0 +1,47 @@
+// gustav: command-line front end of the Gustav SpGEMM library.
+#include <Kokkos_Core.hpp>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "arguments.hpp"
+#include "commands.hpp"
+
+namespace {
+
+const char* usage =
+    "usage: gustav <command> [arguments]\n"
+    "\n"
+    "  multiply A [B] [-o C.mtx] [--space serial|openmp|cuda] [--reps N] [--json FILE]\n"
+    "           [--unsorted] [--accumulator automatic|hash|dense] [--compression automatic|always|never]\n"
+    "      C = A * B (B defaults to A). A and B are Matrix Market files or generator\n"
+    "      specs such as lap3d:120, lap3d:80:27, brick:30, rmat:16:8, lap3d:100/rap.\n"
+    "  bench [MATRIX...] [--standard] [--space S] [--reps N] [--warmup N] [--json FILE]\n"
+    "      Gustav against Kokkos Kernels (and cuSPARSE on GPUs) on the same matrices.\n"
+    "  info\n"
+    "      Gustav and Kokkos versions, enabled backends, the GPU.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
+    std::fputs(usage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string command = argv[1];
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  try {
+    if (command == "multiply") return gustav::tool::multiply_command(argc, argv);
+    if (command == "info") return gustav::tool::info_command(argc, argv);
+    if (command == "bench") return gustav::tool::bench_command(argc, argv);
+    std::fprintf(stderr, "gustav: unknown command '%s'\n\n%s", command.c_str(), usage);
+    return 2;
+  } catch (const gustav::tool::UsageError& e) {
+    std::fprintf(stderr, "gustav %s: %s\n\n%s", command.c_str(), e.message.c_str(), usage);
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
+}
