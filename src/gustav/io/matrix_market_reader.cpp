@@ -1,0 +1,108 @@
+/// The Matrix Market reader's driver: file or text in, checked 64-bit CSR
+/// out. The steps live in their own files: file_contents (the whole file at
+/// once), header (banner, size line), then a counting sort by row in two
+/// passes over the entry lines: row_layout counts, entries places.
+#include <string>
+#include <string_view>
+
+#include "gustav/io/entries.hpp"
+#include "gustav/io/file_contents.hpp"
+#include "gustav/io/header.hpp"
+#include "gustav/io/parsed_matrix.hpp"
+#include "gustav/io/row_layout.hpp"
+#include "gustav/io/source_error.hpp"
+#include "gustav/io/text_scanner.hpp"
+#include "gustav/matrix_market.hpp"
+
+namespace gustav::detail {
+
+namespace {
+
+std::string type_limit(const char* role, int bits, std::int64_t max) {
+  return "the " + std::to_string(bits) + "-bit " + role + " type (at most " + std::to_string(max) + "); use a 64-bit " +
+         role;
+}
+
+/// Refuses, before any entry is stored, a file whose values or counts the
+/// caller's types cannot hold.
+void check_fits(const Header& header, const CsrLimits& limits, const SourceName& source) {
+  if (header.field == Field::complex && !limits.complex_scalar)
+    throw_invalid_input(source, 1, "complex values cannot be read into a real scalar type");
+  if (header.rows > limits.max_ordinal)
+    throw_overflow(source, header.size_line,
+                   std::to_string(header.rows) + " rows do not fit " +
+                       type_limit("ordinal", limits.ordinal_bits, limits.max_ordinal));
+  if (header.cols > limits.max_ordinal)
+    throw_overflow(source, header.size_line,
+                   std::to_string(header.cols) + " columns do not fit " +
+                       type_limit("ordinal", limits.ordinal_bits, limits.max_ordinal));
+  if (header.entries > limits.max_offset)
+    throw_overflow(source, header.size_line,
+                   std::to_string(header.entries) + " entries do not fit " +
+                       type_limit("offset", limits.offset_bits, limits.max_offset));
+}
+
+void check_expansion_fits(std::int64_t expanded, const Header& header, const CsrLimits& limits,
+                          const SourceName& source) {
+  if (expanded > limits.max_offset)
+    throw_overflow(source, header.size_line,
+                   std::string(symmetry_name(header.symmetry)) + " expansion gives " + std::to_string(expanded) +
+                       " entries, which do not fit " + type_limit("offset", limits.offset_bits, limits.max_offset));
+}
+
+/// Text editors on some systems open files with a UTF-8 byte order mark;
+/// it is not part of the banner.
+std::string_view without_byte_order_mark(std::string_view text) {
+  constexpr std::string_view mark = "\xEF\xBB\xBF";
+  return text.substr(0, mark.size()) == mark ? text.substr(mark.size()) : text;
+}
+
+/// Header, counting pass, allocation, placing pass: the text is read twice
+/// but the entries are stored once, in their final place.
+ParsedMatrix parse(std::string_view text, const SourceName& source, const CsrLimits& limits, MatrixMarketInfo* info) {
+  TextScanner scanner(without_byte_order_mark(text));
+  const Header header = read_header(scanner, source);
+  check_fits(header, limits, source);
+
+  ParsedMatrix m;
+  m.num_rows = header.rows;
+  m.num_cols = header.cols;
+  m.row_map = count_row_layout(scanner, header);
+  const std::int64_t nnz = m.row_map.back();
+  check_expansion_fits(nnz, header, limits, source);
+  m.entries.resize(static_cast<std::size_t>(nnz));
+  if (header.field != Field::pattern) m.real.resize(static_cast<std::size_t>(nnz));
+  if (header.field == Field::complex) m.imag.resize(static_cast<std::size_t>(nnz));
+  place_entries(scanner, header, source, m);
+
+  if (info) {
+    info->field = field_name(header.field);
+    info->symmetry = symmetry_name(header.symmetry);
+    info->rows = header.rows;
+    info->cols = header.cols;
+    info->stored_entries = header.entries;
+  }
+  return m;
+}
+
+}  // namespace
+
+ParsedMatrix read_matrix_market_file(const std::string& path, const CsrLimits& limits, MatrixMarketInfo* info) {
+  const SourceName source{"gustav::read_matrix_market", path};
+  const FileContents contents(path, source);
+  ParsedMatrix m = parse(contents.text(), source, limits, info);
+  if (info) info->bytes = contents.bytes_on_disk();
+  return m;
+}
+
+ParsedMatrix parse_matrix_market_text(std::string_view text, const std::string& name, const CsrLimits& limits,
+                                      MatrixMarketInfo* info) {
+  const SourceName source{"gustav::parse_matrix_market", name};
+  ParsedMatrix m = parse(text, source, limits, info);
+  if (info) info->bytes = static_cast<std::int64_t>(text.size());
+  return m;
+}
+
+}  // namespace gustav::detail
+
+bool gustav::matrix_market_reads_gzip() { return detail::gzip_supported(); }
