@@ -15,6 +15,7 @@ const char* usage =
     "\n"
     "  multiply A [B] [-o C.mtx] [--space serial|openmp|cuda] [--reps N] [--json FILE]\n"
     "           [--unsorted] [--accumulator automatic|hash|dense] [--compression automatic|always|never]\n"
+    "           [--kernel-times]\n"
     "      C = A * B (B defaults to A). A and B are Matrix Market files or generator\n"
     "      specs such as lap3d:120, lap3d:80:27, brick:30, rmat:16:8, lap3d:100/rap.\n"
     "  bench [MATRIX...] [--standard] [--space S] [--reps N] [--warmup N] [--json FILE]\n"

@@ -14,6 +14,7 @@
 #include "gustav/matrix_market.hpp"
 #include "gustav_runner.hpp"
 #include "json_writer.hpp"
+#include "kernel_timer.hpp"
 #include "operand_loading.hpp"
 #include "options_parsing.hpp"
 #include "spaces.hpp"
@@ -33,11 +34,12 @@ struct Summary {
 };
 
 template <class Offset, class Space>
-Summary multiply_on(const Space& space, const Operands& ops, const SpgemmOptions& options, int reps, bool keep_c) {
+Summary multiply_on(const Space& space, const Operands& ops, const SpgemmOptions& options, int warmups, int reps,
+                    bool keep_c) {
   using Matrix = bench::DeviceMatrix<Space, Offset>;
   const auto A = to_crs<Matrix>(space, ops.A, "gustav::tool::A");
   const auto B = to_crs<Matrix>(space, ops.B, "gustav::tool::B");
-  auto run = bench::run_gustav(space, A, B, options, "gustav", 1, reps);
+  auto run = bench::run_gustav(space, A, B, options, "gustav", warmups, reps);
   Summary s{run.measurement, run.stats, {}};
   if (keep_c) s.C = to_host_csr<double, std::int64_t, std::int64_t>(run.C);
   return s;
@@ -89,7 +91,7 @@ std::string json_of(const Operands& ops, const std::string& space, const Summary
 }  // namespace
 
 int multiply_command(int argc, char** argv) {
-  const Arguments args(argc, argv, 2, {"unsorted"},
+  const Arguments args(argc, argv, 2, {"unsorted", "kernel-times"},
                        {"output", "space", "reps", "json", "accumulator", "compression"});
   if (args.positional().empty() || args.positional().size() > 2)
     throw UsageError{"multiply needs A (a .mtx file or a generator spec) and optionally B"};
@@ -107,10 +109,24 @@ int multiply_command(int argc, char** argv) {
   const bool small = bound < std::numeric_limits<int>::max() && ops.A.nnz() < std::numeric_limits<int>::max() &&
                      ops.B.nnz() < std::numeric_limits<int>::max();
   const Summary s = with_space(space, [&](const auto& sp) {
-    return small ? multiply_on<int>(sp, ops, options, reps, keep_c)
-                 : multiply_on<std::int64_t>(sp, ops, options, reps, keep_c);
+    return small ? multiply_on<int>(sp, ops, options, 1, reps, keep_c)
+                 : multiply_on<std::int64_t>(sp, ops, options, 1, reps, keep_c);
   });
   print_summary(ops, space, s);
+  if (args.has("kernel-times")) {
+    // One more product with every kernel fenced and timed.
+    std::vector<bench::KernelTime> times;
+    {
+      bench::KernelTimer timer;
+      with_space(space, [&](const auto& sp) {
+        return small ? multiply_on<int>(sp, ops, options, 0, 1, false)
+                     : multiply_on<std::int64_t>(sp, ops, options, 0, 1, false);
+      });
+      times = timer.times();
+    }
+    std::printf("kernel times (one product, symbolic + numeric + reuse, every kernel fenced):\n");
+    bench::print_kernel_times(times);
+  }
   if (keep_c) {
     write_matrix_market(args.get("output", ""), s.C);
     std::printf("wrote        %s\n", args.get("output", "").c_str());

@@ -48,7 +48,7 @@ class SpgemmBins : public SpgemmTest<C> {
   void check_all_bins(const SpgemmOptions& options) {
     Host A, B;
     make_doubling_rows(A, B);
-    const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), options);
+    const auto plan = UnderTest<C>::symbolic(this->device(A), this->device(B), options);
     expect_every_bin_used(plan.stats().count_bins, "count");
     expect_every_bin_used(plan.stats().fill_bins, "fill");
     expect_every_bin_used(plan.stats().numeric_bins, "numeric");

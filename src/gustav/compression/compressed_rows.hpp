@@ -82,8 +82,12 @@ struct FillRuns {
       const auto begin = row_map(i);
       const auto end = row_map(i + 1);
       const auto out_begin = comp_row_map(i);
-      Kokkos::parallel_scan(Kokkos::ThreadVectorRange(team, begin, end),
-                            [&](decltype(begin) p, std::int64_t& runs_before, bool final) {
+      // A zero-based range: Kokkos 3.4's CUDA vector scan ignores a range's
+      // begin and would visit [0, end).
+      const int length = static_cast<int>(end - begin);
+      Kokkos::parallel_scan(Kokkos::ThreadVectorRange(team, length),
+                            [&](int q, std::int64_t& runs_before, bool final) {
+                              const auto p = begin + q;
                               const auto col = entries(p);
                               const auto set = col >> column_set_shift;
                               const bool head =

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# One-command setup on a fresh Debian 12 machine, then one job:
+#
+#   cmake/setup.sh run     multiply the matrix shipped with Gustav and print
+#                          rows, nnz, products, nnz(C), time and GFLOP/s
+#   cmake/setup.sh test    run the whole test suite (ctest)
+#   cmake/setup.sh build   only set up and build
+#
+# Setting up means: Debian packages (compilers, CMake, GoogleTest, zlib),
+# Gustav's own Kokkos and Kokkos Kernels 3.4.1 with OpenMP
+# (cmake/provision_kokkos.sh, cached under ~/.cache/gustav-deps), and a
+# Release build of Gustav in build/. Every step is skipped when already done.
+#
+# Environment: GUSTAV_FLAVOUR=cuda builds the CUDA flavour in build-cuda/
+# instead (CUDA toolkit required); GUSTAV_BUILD_DIR overrides the build
+# folder; GUSTAV_BUILD_JOBS the parallelism; GUSTAV_BUILD_TARGETS limits the
+# build to some targets.
+set -euo pipefail
+
+job=${1:-run}
+case "$job" in
+  run|test|build) ;;
+  *) echo "usage: $0 run|test|build" >&2; exit 2 ;;
+esac
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+flavour=${GUSTAV_FLAVOUR:-openmp}
+jobs=${GUSTAV_BUILD_JOBS:-$(nproc)}
+if [ "$flavour" = cuda ]; then
+  build=${GUSTAV_BUILD_DIR:-$root/build-cuda}
+else
+  build=${GUSTAV_BUILD_DIR:-$root/build}
+fi
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+need=()
+for pkg in cmake make g++ libgtest-dev zlib1g-dev patch xz-utils ca-certificates; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${need[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" > /dev/null
+fi
+
+kokkos=$("$root/cmake/provision_kokkos.sh" "$flavour" | tail -n 1)
+
+config=(-S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$kokkos" -DKokkosKernels_ROOT="$kokkos")
+if [ "$flavour" = cuda ]; then
+  config+=(-DCMAKE_CXX_COMPILER="$kokkos/bin/nvcc_wrapper")
+fi
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  echo "setup: configuring Gustav in $build"
+  cmake "${config[@]}" > /dev/null
+fi
+echo "setup: building Gustav ($flavour, $jobs jobs)"
+targets=()
+if [ -n "${GUSTAV_BUILD_TARGETS:-}" ]; then
+  # shellcheck disable=SC2206
+  targets=(--target ${GUSTAV_BUILD_TARGETS})
+fi
+cmake --build "$build" -j "$jobs" "${targets[@]}" > "$build/build.log" 2>&1 || { tail -n 60 "$build/build.log"; exit 1; }
+
+# Tests and runs default to every core without binding threads to cores.
+export OMP_PROC_BIND=${OMP_PROC_BIND:-false}
+case "$job" in
+  run)
+    "$build/src/tool/gustav" multiply "$root/src/tool/data/bcsstk13.mtx"
+    ;;
+  test)
+    ctest --test-dir "$build" --output-on-failure -j "$jobs"
+    ;;
+  build) ;;
+esac
