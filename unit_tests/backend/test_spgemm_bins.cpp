@@ -88,5 +88,63 @@ TYPED_TEST(SpgemmBins, DenseAccumulatorOnCpu) {
   EXPECT_TRUE(this->multiply_matches(A, B, options));
 }
 
+TYPED_TEST(SpgemmBins, LongRowsOverHugeColumnRangeKeepHashmap) {
+  // B has 2^30 columns: a dense accumulator per long row would take 128 MiB
+  // (symbolic) to 4 GiB (numeric), so long rows keep the two-level hashmap
+  // with a level-2 table from the pool.
+  using Host = typename TestFixture::Host;
+  using O = typename TestFixture::O;
+  using Z = typename TestFixture::Z;
+  Rng rng(42);
+  const std::int64_t inner = 6000;
+  Host A, B;
+  A.num_rows = 3;
+  A.num_cols = static_cast<O>(inner);
+  A.row_map = {0};
+  for (std::int64_t k = 0; k < inner; ++k) {
+    A.entries.push_back(static_cast<O>(k));
+    A.values.push_back(random_value<typename TestFixture::S>(rng));
+  }
+  A.row_map.push_back(static_cast<Z>(inner));
+  A.entries.push_back(0);
+  A.values.push_back(random_value<typename TestFixture::S>(rng));
+  A.row_map.push_back(static_cast<Z>(inner + 1));
+  A.row_map.push_back(static_cast<Z>(inner + 1));
+  B.num_rows = static_cast<O>(inner);
+  B.num_cols = static_cast<O>(std::int64_t(1) << 30);
+  B.row_map = {0};
+  for (std::int64_t k = 0; k < inner; ++k) {
+    for (int e = 0; e < 2; ++e) {
+      B.entries.push_back(static_cast<O>(rng.below(std::int64_t(1) << 30)));
+      B.values.push_back(random_value<typename TestFixture::S>(rng));
+    }
+    if (B.entries[B.entries.size() - 2] == B.entries.back()) B.entries.back() ^= 1;
+    if (B.entries[B.entries.size() - 2] > B.entries.back()) std::swap(B.entries[B.entries.size() - 2], B.entries.back());
+    B.row_map.push_back(static_cast<Z>(B.entries.size()));
+  }
+  SpgemmOptions options;
+  options.cpu_mapping = CpuMapping::hierarchical;
+  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), options);
+  ASSERT_FALSE(plan.stats().numeric_bins.empty());
+  EXPECT_EQ(plan.stats().numeric_bins.back().name, "pool");
+  EXPECT_GT(plan.stats().numeric_bins.back().rows, 0);
+  EXPECT_EQ(plan.stats().count_bins.back().name, "pool");
+  EXPECT_TRUE(this->multiply_matches(A, B, options));
+}
+
+TYPED_TEST(SpgemmBins, LongRowsTakeSeveralTeams) {
+  // Columns few enough for a dense accumulator: the rows past scratch go to
+  // the multi-team long-row path.
+  typename TestFixture::Host A, B;
+  this->make_doubling_rows(A, B);
+  SpgemmOptions options;
+  options.cpu_mapping = CpuMapping::hierarchical;
+  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), options);
+  EXPECT_EQ(plan.stats().count_bins.back().name, "long");
+  EXPECT_EQ(plan.stats().fill_bins.back().name, "long");
+  EXPECT_EQ(plan.stats().numeric_bins.back().name, "long");
+  EXPECT_TRUE(this->multiply_matches(A, B, options));
+}
+
 }  // namespace
 }  // namespace gustav::test

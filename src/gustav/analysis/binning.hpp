@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gustav/analysis/tiers.hpp"
+#include "gustav/common/bits.hpp"
 #include "gustav/common/allocation.hpp"
 #include "gustav/errors.hpp"
 
@@ -61,10 +62,13 @@ struct CountRowsPerTier {
   }
 };
 
-/// Writes each non-empty row's id into its tier's segment of `perm`.
+/// Writes each non-empty row's id into its tier's segment of `perm`. Each
+/// thread owns a few consecutive rows; for every tier present in the team, a
+/// team scan gives each thread its offset and reserves the team's range with
+/// one atomic, so no counter is contended by more than one add per team.
 template <class Member, class NeedFn, class Perm, class Cursor>
 struct ScatterRowsToTiers {
-  static constexpr int rows_per_team = 1024;
+  static constexpr int rows_per_thread = 4;
   NeedFn need;
   TierBounds bounds;
   Perm perm;
@@ -72,34 +76,24 @@ struct ScatterRowsToTiers {
   std::int64_t num_rows;
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    using Scratch = Kokkos::View<int*, typename Member::execution_space::scratch_memory_space,
-                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-    Scratch local_count(team.team_scratch(0), max_tiers + 1);
-    Scratch base(team.team_scratch(0), max_tiers + 1);
-    Scratch local_index(team.team_scratch(0), rows_per_team);
-    Scratch tier(team.team_scratch(0), rows_per_team);
-    const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * rows_per_team;
-    const int n = static_cast<int>(num_rows - first < rows_per_team ? num_rows - first : rows_per_team);
-
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, max_tiers + 1),
-                         [&](int t) { local_count(t) = 0; });
-    team.team_barrier();
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), [&](int r) {
-      const int t = bounds.tier_of(need(first + r));
-      tier(r) = t;
-      local_index(r) = Kokkos::atomic_fetch_add(&local_count(t), 1);
-    });
-    team.team_barrier();
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, bounds.count), [&](int t) {
-      base(t) = local_count(t) == 0
-                    ? 0
-                    : static_cast<int>(Kokkos::atomic_fetch_add(&cursor(t), std::int64_t(local_count(t))));
-    });
-    team.team_barrier();
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), [&](int r) {
-      const int t = tier(r);
-      if (t < bounds.count) perm(base(t) + local_index(r)) = static_cast<typename Perm::value_type>(first + r);
-    });
+    const std::int64_t first =
+        (static_cast<std::int64_t>(team.league_rank()) * team.team_size() + team.team_rank()) * rows_per_thread;
+    int tier[rows_per_thread];
+    unsigned present = 0;
+    for (int r = 0; r < rows_per_thread; ++r) {
+      tier[r] = first + r < num_rows ? bounds.tier_of(need(first + r)) : bounds.count;
+      if (tier[r] < bounds.count) present |= 1u << tier[r];
+    }
+    team.team_reduce(Kokkos::BOr<unsigned, typename Member::execution_space::memory_space>(present));
+    while (present) {
+      const int t = lowest_bit32(present);
+      present &= present - 1;
+      std::int64_t mine = 0;
+      for (int r = 0; r < rows_per_thread; ++r) mine += tier[r] == t ? 1 : 0;
+      std::int64_t at = team.team_scan(mine, &cursor(t));
+      for (int r = 0; r < rows_per_thread; ++r)
+        if (tier[r] == t) perm(at++) = static_cast<typename Perm::value_type>(first + r);
+    }
   }
 };
 
@@ -142,12 +136,10 @@ Binning<Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>, Ordinal> bi
   for (int t = 0; t < T; ++t) cursor_host(t) = b.offsets[t];
   Kokkos::deep_copy(space, cursor, cursor_host);
   using Scatter = ScatterRowsToTiers<Member, NeedFn, decltype(b.perm), decltype(cursor)>;
-  const int league = static_cast<int>((num_rows + Scatter::rows_per_team - 1) / Scatter::rows_per_team);
   const int team_size = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? 1 : 256;
-  const std::size_t scratch = Kokkos::View<int*, typename ExecSpace::scratch_memory_space>::shmem_size(max_tiers + 1) * 2 +
-                              Kokkos::View<int*, typename ExecSpace::scratch_memory_space>::shmem_size(Scatter::rows_per_team) * 2;
-  Kokkos::parallel_for(std::string(label) + "::scatter",
-                       Policy(space, league, team_size, 1).set_scratch_size(0, Kokkos::PerTeam(scratch)),
+  const std::int64_t rows_per_team = std::int64_t(team_size) * Scatter::rows_per_thread;
+  const int league = static_cast<int>((num_rows + rows_per_team - 1) / rows_per_team);
+  Kokkos::parallel_for(std::string(label) + "::scatter", Policy(space, league, team_size, 1),
                        Scatter{need, bounds, b.perm, cursor, num_rows});
   return b;
 }

@@ -22,6 +22,7 @@ struct RowBounds {
   BRowMap b_row_map;
   SourceRowMap source_row_map;
   NeedView need;
+  NeedView products_of;  ///< products per row
   std::int64_t key_universe;  ///< distinct keys possible (columns or column sets)
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, value_type& t) const {
@@ -33,6 +34,7 @@ struct RowBounds {
     }
     const std::int64_t n = bound < key_universe ? bound : key_universe;
     need(i) = n;
+    products_of(i) = products;
     t.products += products;
     if (products > t.max_products) t.max_products = products;
     if (n > t.max_need) t.max_need = n;
@@ -47,6 +49,23 @@ struct RowBounds {
     a.products += b.products;
     if (b.max_products > a.max_products) a.max_products = b.max_products;
     if (b.max_need > a.max_need) a.max_need = b.max_need;
+  }
+};
+
+/// The need a row is binned by: its accumulator need, raised for rows whose
+/// products are many compared to it, so that a row of few columns but many
+/// products still gets many threads (long rows, tiers.hpp). `work_ratio` 0
+/// bins by need alone.
+template <class NeedFn, class ProductsView>
+struct WorkNeed {
+  NeedFn need;
+  ProductsView products;
+  std::int64_t work_ratio;
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t i) const {
+    const std::int64_t n = need(i);
+    if (work_ratio == 0 || n == 0) return n;
+    const std::int64_t w = static_cast<std::int64_t>(products(i)) / work_ratio;
+    return w > n ? w : n;
   }
 };
 

@@ -26,13 +26,14 @@ struct Tier {
   bool team_level = false;    ///< a whole team per row (else a worker per row)
   bool spill = false;         ///< rows also take a level-2 table from the pool
   bool dense = false;         ///< CPU dense accumulator from the pool
+  bool long_rows = false;     ///< GPU long rows: several teams per row, dense accumulator (long_rows.hpp)
   bool per_row_slots = false; ///< table sized per row up to log2_slots (else fixed)
   int log2_slots = 0;         ///< level-1 slots per row: 2^log2_slots (max when per row)
   int level1_probes = 0;      ///< probes in level 1 before a key goes to level 2
   int vector_length = 1;
   int team_size = 1;
   int rows_per_worker = 1;    ///< consecutive rows each worker takes per team
-  std::size_t scratch_bytes = 0;  ///< level-0 scratch per team
+  std::size_t scratch_bytes = 0;  ///< level-1 region of one row: per worker, or per team at team level
 };
 
 /// What one pass needs from its tables.
@@ -46,6 +47,7 @@ struct TierRequest {
   int vector_length = 1;       ///< lanes sharing one row of B
   bool spill_bypasses_level1 = false;  ///< long rows use level 2 only
   bool allow_dense = false;    ///< host only: one dense accumulator tier
+  bool long_rows = false;      ///< rows past scratch take the multi-team dense path
   std::int64_t max_need = 0;   ///< largest need of any row (sizes level 2)
 };
 
@@ -83,7 +85,7 @@ inline std::vector<Tier> device_tiers(const TierRequest& r, std::size_t scratch_
     t.level1_probes = 1 << log2;
     t.vector_length = v;
     t.team_size = workers;
-    t.scratch_bytes = row_bytes(log2) * workers;
+    t.scratch_bytes = row_bytes(log2);
     tiers.push_back(t);
   }
   int largest = log2 - 1;
@@ -101,7 +103,8 @@ inline std::vector<Tier> device_tiers(const TierRequest& r, std::size_t scratch_
     largest = log2;
   }
   Tier spill;
-  spill.name = "pool";
+  spill.name = r.long_rows ? "long" : "pool";
+  spill.long_rows = r.long_rows;
   spill.team_level = true;
   spill.spill = true;
   spill.max_need = std::numeric_limits<std::int64_t>::max();
@@ -113,7 +116,7 @@ inline std::vector<Tier> device_tiers(const TierRequest& r, std::size_t scratch_
   spill.level1_probes = r.spill_bypasses_level1 ? 0 : 16;
   spill.vector_length = v;
   spill.team_size = std::max(1, 2 * threads_per_team / v);
-  spill.scratch_bytes = r.spill_bypasses_level1 ? 0 : r.spill_row_bytes(spill.log2_slots);
+  spill.scratch_bytes = r.spill_bypasses_level1 || r.long_rows ? 0 : r.spill_row_bytes(spill.log2_slots);
   tiers.push_back(spill);
   return tiers;
 }

@@ -30,6 +30,7 @@ struct NumericPass {
   using Map = TwoLevelHashmap<Ordinal, Concurrency, int>;
   static constexpr Ordinal empty = Ordinal(-1);
   static constexpr int dense_fill_byte = 0xFF;  ///< dense positions start at -1
+  static constexpr bool has_long_prepare = true;
   /// CPUs accumulate into C directly; GPUs into scratch (see the file comment).
   static constexpr bool values_in_scratch = !is_host_space<ExecSpace>();
 
@@ -139,6 +140,39 @@ struct NumericPass {
       Level::for_each(team, n, [&](std::int64_t q) { c_values(start + q) = acc[q]; });
       team.team_barrier();
     }
+  }
+
+  // --- long rows (long_rows.hpp): position of every column of B in the row --
+
+  static std::size_t long_chunk_bytes(std::int64_t b_cols) { return static_cast<std::size_t>(b_cols) * sizeof(int); }
+  KOKKOS_INLINE_FUNCTION auto product_row_map() const { return b_row_map; }
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void long_prepare(const Member& team, char* chunk, std::int64_t row) const {
+    int* position = reinterpret_cast<int*>(chunk);
+    const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, need(row)), [&](std::int64_t q) {
+      position[c_entries(start + q)] = static_cast<int>(q);
+      c_values(start + q) = Scalar(0);
+    });
+  }
+
+  KOKKOS_INLINE_FUNCTION void long_product(char* chunk, std::int64_t row, std::int64_t j, std::int64_t p) const {
+    const int q = reinterpret_cast<const int*>(chunk)[b_entries(p)];
+    if (q >= 0) {
+      // Several teams share the row: always atomic.
+      Concurrent::add(&c_values(static_cast<std::int64_t>(c_row_map(row)) + q), Scalar(a_values(j) * b_values(p)));
+    } else {
+      Kokkos::atomic_fetch_or(&errors(), int(error_structure_changed));
+    }
+  }
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void long_finish(const Member& team, char* chunk, std::int64_t row) const {
+    int* position = reinterpret_cast<int*>(chunk);
+    const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, need(row)),
+                         [&](std::int64_t q) { position[c_entries(start + q)] = -1; });
   }
 
   /// CPU dense accumulator: position of each column of B in the current row

@@ -29,6 +29,15 @@ namespace gustav::detail {
 /// Compression pays when it removes at least a fifth of B's entries.
 constexpr double compression_worthwhile_ratio = 0.8;
 
+/// On GPUs a row is binned as if it needed at least products / this many
+/// slots: a row of few columns but very many products then gets a team, or
+/// several (long rows), instead of one worker.
+constexpr std::int64_t products_per_slot_of_work = 8;
+
+/// Long rows use their dense accumulator when at least this many of them fit
+/// the pool at once; otherwise they keep the two-level hashmap.
+constexpr std::int64_t min_long_rows_per_batch = 8;
+
 template <class NeedView>
 struct NeedFromView {
   NeedView v;
@@ -76,9 +85,9 @@ const char* offset_type_name() {
 }
 
 /// Builds the numeric schedule (bins by nnz of each row of C).
-template <class Types, class ExecSpace, class Plan>
+template <class Types, class ExecSpace, class Plan, class ProductsView>
 void plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& mapping, std::int64_t b_cols,
-                  double avg_b_row, TempMemory& temp) {
+                  double avg_b_row, const ProductsView& products, TempMemory& temp) {
   using Ordinal = typename Types::ordinal_type;
   const auto& options = plan.options_;
   auto& schedule = plan.schedule_;
@@ -100,25 +109,33 @@ void plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& mapping, st
     r.spill_row_bytes = [](int log2) { return Pass::region_bytes(log2, 0); };
     r.vector_length = vector_length_for<ExecSpace>(avg_b_row);
     r.max_need = max_nnz;
+    if (options.memory_budget_bytes > 0) schedule.pools.max_bytes = options.memory_budget_bytes / 2;
+    r.long_rows = !mapping.one_thread_per_row &&
+                  Pass::long_chunk_bytes(b_cols) * min_long_rows_per_batch <= schedule.pools.max_bytes;
     schedule.tiers = tiers_for(mapping, r, options, Pass::dense_bytes(b_cols));
     schedule.pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(max_nnz, r.max_load));
     schedule.pools.dense_chunk_bytes = Pass::dense_bytes(b_cols);
+    schedule.pools.long_chunk_bytes = r.long_rows ? Pass::long_chunk_bytes(b_cols) : 0;
   };
   if (mapping.one_thread_per_row) {
     run(Exclusive{});
   } else {
     run(Concurrent{});
   }
-  schedule.binning = bin_rows<Ordinal>(space, rows, NeedFromRowMap<decltype(row_map)>{row_map}, schedule.tiers,
-                                       "gustav::symbolic::numeric_bins", temp);
+  const std::int64_t ratio = mapping.one_thread_per_row ? 0 : products_per_slot_of_work;
+  schedule.binning = bin_rows<Ordinal>(
+      space, rows, WorkNeed<NeedFromRowMap<decltype(row_map)>, ProductsView>{{row_map}, products, ratio},
+      schedule.tiers, "gustav::symbolic::numeric_bins", temp);
   plan.stats_.numeric_bins = bin_uses(schedule.tiers, schedule.binning.offsets);
   plan.stats_.numeric_pool_bytes = 0;
 }
 
 /// Runs one symbolic pass (count or fill) over its own binning.
-template <bool Fill, class Types, class ExecSpace, class AIn, class Source, class NeedView, class Plan>
+template <bool Fill, class Types, class ExecSpace, class AIn, class Source, class NeedView, class ProductsView,
+          class Plan>
 std::size_t run_symbolic_pass(const ExecSpace& space, const AIn& A, const Source& source, const NeedView& need,
-                              std::int64_t max_need, std::int64_t universe, const Mapping& mapping, Plan& plan,
+                              const ProductsView& products, std::int64_t max_need, std::int64_t universe,
+                              std::int64_t b_cols, const Mapping& mapping, Plan& plan,
                               Kokkos::View<int*, typename Types::device_type> sets_out, TempMemory& temp,
                               std::vector<BinUse>& uses, bool& dense, const std::string& label) {
   using Ordinal = typename Types::ordinal_type;
@@ -139,9 +156,16 @@ std::size_t run_symbolic_pass(const ExecSpace& space, const AIn& A, const Source
     r.vector_length = vector_length_for<ExecSpace>(avg_source);
     r.spill_bypasses_level1 = Fill;
     r.max_need = max_need;
+    PoolSizing pools;
+    if (plan.options_.memory_budget_bytes > 0) pools.max_bytes = plan.options_.memory_budget_bytes / 2;
+    r.long_rows = !mapping.one_thread_per_row &&
+                  Pass::long_chunk_bytes(b_cols) * min_long_rows_per_batch <= pools.max_bytes;
     const auto tiers = tiers_for(mapping, r, plan.options_, Pass::dense_bytes(universe));
     dense = uses_dense(tiers);
-    auto binning = bin_rows<Ordinal>(space, A.num_rows, NeedFromView<NeedView>{need}, tiers, (label + "_bins").c_str(), temp);
+    const std::int64_t ratio = mapping.one_thread_per_row ? 0 : products_per_slot_of_work;
+    auto binning = bin_rows<Ordinal>(space, A.num_rows,
+                                     WorkNeed<NeedFromView<NeedView>, ProductsView>{{need}, products, ratio}, tiers,
+                                     (label + "_bins").c_str(), temp);
     uses = bin_uses(tiers, binning.offsets);
     Pass pass;
     pass.a_row_map = A.row_map;
@@ -156,10 +180,10 @@ std::size_t run_symbolic_pass(const ExecSpace& space, const AIn& A, const Source
     pass.sort_rows = plan.options_.sort_rows;
     pass.dense_universe = universe;
     pass.max_row_count = max_count_of<typename Types::c_offset_type>();
-    PoolSizing pools;
+    pass.bitmap_words = ceil_div<std::int64_t>(b_cols, 32);
     pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(max_need, r.max_load));
     pools.dense_chunk_bytes = Pass::dense_bytes(universe);
-    if (plan.options_.memory_budget_bytes > 0) pools.max_bytes = plan.options_.memory_budget_bytes / 2;
+    pools.long_chunk_bytes = r.long_rows ? Pass::long_chunk_bytes(b_cols) : 0;
     pool_bytes = launch_tiers(space, pass, tiers, binning, pools, label, temp);
     temp.release(binning.perm);
   };
@@ -207,7 +231,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
 
   if (A.num_rows == 0 || A.nnz() == 0 || B.nnz() == 0) {
     plan.c_entries_ = allocate_view<typename Types::c_entries>(space, "gustav::symbolic::c_entries", 0, false);
-    plan_numeric<Types>(space, plan, mapping, B.num_cols, 1.0, temp);
+    plan_numeric<Types>(space, plan, mapping, B.num_cols, 1.0, Kokkos::View<std::int64_t*, Device>(), temp);
     stats.accumulator = "hash";
     stats.symbolic_peak_temp_bytes = temp.peak();
     stats.numeric_peak_temp_bytes = view_bytes(plan.schedule_.binning.perm);
@@ -226,11 +250,13 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
 
   // Analysis: product bound per row.
   auto need = temp.allocate<Kokkos::View<std::int64_t*, Device>>(space, "gustav::symbolic::row_need", A.num_rows, false);
+  auto products = temp.allocate<Kokkos::View<std::int64_t*, Device>>(space, "gustav::symbolic::row_products",
+                                                                     A.num_rows, false);
   RowBoundTotals totals;
   Kokkos::parallel_reduce(
       "gustav::symbolic::row_bounds", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, A.num_rows),
       RowBounds<decltype(A.row_map), decltype(A.entries), decltype(B.row_map), decltype(source.row_map), decltype(need)>{
-          A.row_map, A.entries, B.row_map, source.row_map, need, universe},
+          A.row_map, A.entries, B.row_map, source.row_map, need, products, universe},
       totals);
   stats.products = totals.products;
   stats.max_row_products = totals.max_products;
@@ -239,8 +265,8 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   auto sets = temp.allocate<Kokkos::View<int*, Device>>(space, "gustav::symbolic::row_sets", A.num_rows, true);
   bool dense_count = false, dense_fill = false;
   stats.symbolic_pool_bytes =
-      run_symbolic_pass<false, Types>(space, A, source, need, totals.max_need, universe, mapping, plan, sets, temp,
-                                      stats.count_bins, dense_count, "gustav::symbolic::count");
+      run_symbolic_pass<false, Types>(space, A, source, need, products, totals.max_need, universe, B.num_cols, mapping,
+                                      plan, sets, temp, stats.count_bins, dense_count, "gustav::symbolic::count");
   temp.release(need);
   const std::int64_t nnz = counts_to_offsets(space, plan.c_row_map_, "gustav::symbolic::row_map_scan");
   if (nnz > max_count_of<COffset>()) {
@@ -258,8 +284,8 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, A.num_rows),
                           MaxOfView<decltype(sets)>{sets}, Kokkos::Max<std::int64_t>(max_sets));
   const std::size_t fill_pool =
-      run_symbolic_pass<true, Types>(space, A, source, sets, max_sets, universe, mapping, plan, sets, temp,
-                                     stats.fill_bins, dense_fill, "gustav::symbolic::fill");
+      run_symbolic_pass<true, Types>(space, A, source, sets, products, max_sets, universe, B.num_cols, mapping, plan,
+                                     sets, temp, stats.fill_bins, dense_fill, "gustav::symbolic::fill");
   stats.symbolic_pool_bytes = std::max(stats.symbolic_pool_bytes, fill_pool);
   stats.accumulator = dense_count ? "dense" : "hash";
   temp.release(sets);
@@ -267,7 +293,8 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   // Numeric schedule, kept in the plan.
   const double avg_b_row = static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows > 0 ? B.num_rows : 1);
   TempMemory numeric_temp;
-  plan_numeric<Types>(space, plan, mapping, B.num_cols, avg_b_row, numeric_temp);
+  plan_numeric<Types>(space, plan, mapping, B.num_cols, avg_b_row, products, numeric_temp);
+  temp.release(products);
   stats.symbolic_peak_temp_bytes = temp.peak();
   stats.numeric_peak_temp_bytes = numeric_temp.peak();
   return plan;

@@ -27,7 +27,8 @@ struct SymbolicPass {
   using COffset = typename Types::c_offset_type;
   using Map = TwoLevelHashmap<Ordinal, Concurrency, std::uint32_t>;
   static constexpr Ordinal empty = Ordinal(-1);
-  static constexpr int dense_fill_byte = 0;  ///< dense masks start at zero
+  static constexpr int dense_fill_byte = 0;  ///< dense masks and long-row bitmaps start at zero
+  static constexpr bool has_long_prepare = false;
 
   typename Types::a_row_map a_row_map;
   typename Types::entries a_entries;
@@ -41,6 +42,7 @@ struct SymbolicPass {
   bool sort_rows = true;
   std::int64_t dense_universe = 0;  ///< key range of the dense accumulator
   std::int64_t max_row_count = 0;   ///< largest nnz a row of C may have in COffset
+  std::int64_t bitmap_words = 0;    ///< long rows: 32-bit words of a bitmap over B's columns
 
   KOKKOS_INLINE_FUNCTION std::int64_t need(std::int64_t row) const {
     return static_cast<std::int64_t>(need_of(row));
@@ -159,6 +161,59 @@ struct SymbolicPass {
       Kokkos::atomic_fetch_or(&errors(), int(error_row_count_overflow));
     c_row_map(row + 1) = static_cast<COffset>(nnz);
     sets_out(row) = static_cast<int>(sets);
+  }
+
+  // --- long rows (long_rows.hpp): a bitmap over B's columns per row ---------
+
+  static std::size_t long_chunk_bytes(std::int64_t b_cols) {
+    return static_cast<std::size_t>((b_cols + 31) / 32) * sizeof(std::uint32_t);
+  }
+  KOKKOS_INLINE_FUNCTION auto product_row_map() const { return source.row_map; }
+
+  KOKKOS_INLINE_FUNCTION void long_product(char* chunk, std::int64_t, std::int64_t, std::int64_t p) const {
+    auto* bits = reinterpret_cast<std::uint32_t*>(chunk);
+    const Ordinal key = source.keys(p);
+    if (source.compressed) {
+      Kokkos::atomic_fetch_or(&bits[key], source.mask(p));
+    } else {
+      Kokkos::atomic_fetch_or(&bits[key >> 5], std::uint32_t(1) << (key & 31));
+    }
+  }
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void long_finish(const Member& team, char* chunk, std::int64_t row) const {
+    auto* bits = reinterpret_cast<std::uint32_t*>(chunk);
+    const std::int64_t words = bitmap_words;
+    if constexpr (Fill) {
+      // Each thread owns a contiguous run of words; a team scan of their
+      // popcounts gives every thread its output position, and expanding the
+      // words in order writes the row sorted.
+      const std::int64_t per = (words + team.team_size() - 1) / team.team_size();
+      const std::int64_t w0 = per * team.team_rank() < words ? per * team.team_rank() : words;
+      const std::int64_t w1 = w0 + per < words ? w0 + per : words;
+      std::int64_t mine = 0;
+      for (std::int64_t w = w0; w < w1; ++w) mine += popcount32(bits[w]);
+      std::int64_t out = static_cast<std::int64_t>(c_row_map(row)) + team.team_scan(mine);
+      for (std::int64_t w = w0; w < w1; ++w) {
+        std::uint32_t m = bits[w];
+        bits[w] = 0;
+        while (m) {
+          c_entries(out++) = static_cast<Ordinal>(w * 32 + lowest_bit32(m));
+          m &= m - 1;
+        }
+      }
+    } else {
+      std::int64_t nnz = 0, nonzero_words = 0;
+      Kokkos::parallel_reduce(Kokkos::TeamVectorRange(team, words),
+                              [&](std::int64_t w, std::int64_t& acc) { acc += popcount32(bits[w]); }, nnz);
+      Kokkos::parallel_reduce(Kokkos::TeamVectorRange(team, words),
+                              [&](std::int64_t w, std::int64_t& acc) { acc += bits[w] != 0 ? 1 : 0; }, nonzero_words);
+      team.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, words), [&](std::int64_t w) { bits[w] = 0; });
+      // The fill pass is sized by distinct keys: sets when B is compressed,
+      // columns otherwise.
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { record_count(row, nnz, source.compressed ? nonzero_words : nnz); });
+    }
   }
 
   /// Writes the columns of set `key` (bits of `mask`) in ascending order.

@@ -16,6 +16,7 @@
 #include "gustav/analysis/tiers.hpp"
 #include "gustav/common/launch.hpp"
 #include "gustav/memory_pool/memory_pool.hpp"
+#include "gustav/spgemm/long_rows.hpp"
 #include "gustav/spgemm/row_context.hpp"
 #include "gustav/team/levels.hpp"
 
@@ -98,6 +99,7 @@ struct TierKernel {
 struct PoolSizing {
   std::size_t spill_chunk_bytes = 0;
   std::size_t dense_chunk_bytes = 0;
+  std::size_t long_chunk_bytes = 0;  ///< per long row (long_rows.hpp)
   std::size_t max_bytes = std::size_t(1) << 29;  ///< cap on the pool (at least one chunk is made)
 };
 
@@ -117,6 +119,11 @@ std::size_t launch_tiers(const ExecSpace& space, const Pass& pass, const std::ve
     if (n == 0) continue;
     const std::string name = label + "::" + tier.name;
     Rows rows = Kokkos::subview(binning.perm, std::make_pair(binning.offsets[t], binning.offsets[t + 1]));
+    if (tier.long_rows) {
+      pool_bytes += launch_long_rows(space, pass, rows, n, pools.long_chunk_bytes, pools.max_bytes,
+                                     tier.vector_length, name, temp);
+      continue;
+    }
     auto run = [&](auto level) {
       using Level = decltype(level);
       TierKernel<Pass, Level, Rows> k;
@@ -130,15 +137,15 @@ std::size_t launch_tiers(const ExecSpace& space, const Pass& pass, const std::ve
       k.dense = tier.dense;
       k.per_row_slots = tier.per_row_slots;
       k.region_bytes = tier.scratch_bytes;
+      // Team scratch holds one region per worker (worker level) or one region.
+      auto team_scratch = [&](int workers) { return k.region_bytes * (Level::team_wide ? 1 : workers) + 16; };
       int team_size = tier.team_size;
       {
         Policy probe(space, 1, 1, tier.vector_length);
-        probe.set_scratch_size(0, Kokkos::PerTeam(tier.scratch_bytes * team_size + 16));
-        team_size = std::min(team_size, probe.team_size_max(k, Kokkos::ParallelForTag()));
-        team_size = std::max(team_size, 1);
+        probe.set_scratch_size(0, Kokkos::PerTeam(team_scratch(team_size)));
+        team_size = std::max(1, std::min(team_size, probe.team_size_max(k, Kokkos::ParallelForTag())));
       }
-      if (!Level::team_wide) k.region_bytes = tier.scratch_bytes;
-      const std::size_t scratch = k.region_bytes * (Level::team_wide ? 1 : team_size) + 16;
+      const std::size_t scratch = team_scratch(team_size);
       std::int64_t league = Level::team_wide ? n : ceil_div<std::int64_t>(n, std::int64_t(team_size) * tier.rows_per_worker);
       MemoryPool<Device> pool;
       if (tier.spill || tier.dense) {
