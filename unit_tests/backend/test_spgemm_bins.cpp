@@ -89,9 +89,11 @@ TYPED_TEST(SpgemmBins, DenseAccumulatorOnCpu) {
 }
 
 TYPED_TEST(SpgemmBins, LongRowsOverHugeColumnRangeKeepHashmap) {
-  // B has 2^30 columns: a dense accumulator per long row would take 128 MiB
-  // (symbolic) to 4 GiB (numeric), so long rows keep the two-level hashmap
-  // with a level-2 table from the pool.
+  // B has 2^30 columns: a bitmap per long row would take 128 MiB, so the
+  // symbolic phase keeps the two-level hashmap with a level-2 table from the
+  // pool. The numeric phase finds positions by binary search in sorted rows;
+  // with unsorted rows it would need a 4 GiB position map, so it too keeps
+  // the hashmap.
   using Host = typename TestFixture::Host;
   using O = typename TestFixture::O;
   using Z = typename TestFixture::Z;
@@ -124,12 +126,17 @@ TYPED_TEST(SpgemmBins, LongRowsOverHugeColumnRangeKeepHashmap) {
   }
   SpgemmOptions options;
   options.cpu_mapping = CpuMapping::hierarchical;
-  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), options);
-  ASSERT_FALSE(plan.stats().numeric_bins.empty());
-  EXPECT_EQ(plan.stats().numeric_bins.back().name, "pool");
-  EXPECT_GT(plan.stats().numeric_bins.back().rows, 0);
-  EXPECT_EQ(plan.stats().count_bins.back().name, "pool");
-  EXPECT_TRUE(this->multiply_matches(A, B, options));
+  for (bool sorted : {true, false}) {
+    options.sort_rows = sorted;
+    const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), options);
+    ASSERT_FALSE(plan.stats().numeric_bins.empty());
+    EXPECT_EQ(plan.stats().count_bins.back().name, "pool");
+    EXPECT_GT(plan.stats().count_bins.back().rows, 0);
+    EXPECT_EQ(plan.stats().fill_bins.back().name, "pool");
+    EXPECT_EQ(plan.stats().numeric_bins.back().name, sorted ? "long" : "pool");
+    EXPECT_GT(plan.stats().numeric_bins.back().rows, 0);
+    EXPECT_TRUE(this->multiply_matches(A, B, options)) << (sorted ? "sorted" : "unsorted");
+  }
 }
 
 TYPED_TEST(SpgemmBins, LongRowsTakeSeveralTeams) {
@@ -139,11 +146,14 @@ TYPED_TEST(SpgemmBins, LongRowsTakeSeveralTeams) {
   this->make_doubling_rows(A, B);
   SpgemmOptions options;
   options.cpu_mapping = CpuMapping::hierarchical;
-  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), options);
-  EXPECT_EQ(plan.stats().count_bins.back().name, "long");
-  EXPECT_EQ(plan.stats().fill_bins.back().name, "long");
-  EXPECT_EQ(plan.stats().numeric_bins.back().name, "long");
-  EXPECT_TRUE(this->multiply_matches(A, B, options));
+  for (bool sorted : {true, false}) {
+    options.sort_rows = sorted;
+    const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), options);
+    EXPECT_EQ(plan.stats().count_bins.back().name, "long");
+    EXPECT_EQ(plan.stats().fill_bins.back().name, "long");
+    EXPECT_EQ(plan.stats().numeric_bins.back().name, "long");
+    EXPECT_TRUE(this->multiply_matches(A, B, options)) << (sorted ? "sorted" : "unsorted");
+  }
 }
 
 }  // namespace

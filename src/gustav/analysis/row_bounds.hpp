@@ -52,20 +52,20 @@ struct RowBounds {
   }
 };
 
-/// The need a row is binned by: its accumulator need, raised for rows whose
-/// products are many compared to it, so that a row of few columns but many
-/// products still gets many threads (long rows, tiers.hpp). `work_ratio` 0
-/// bins by need alone.
+/// The need a row is binned by: its accumulator need, except that a row
+/// with more than `long_products` products goes to the last tier (the
+/// multi-team long rows) whatever its need, so that a row of few columns but
+/// very many products does not keep one worker busy. `long_products` 0 bins
+/// by need alone.
 template <class NeedFn, class ProductsView>
 struct WorkNeed {
   NeedFn need;
   ProductsView products;
-  std::int64_t work_ratio;
+  std::int64_t long_products;
   KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t i) const {
     const std::int64_t n = need(i);
-    if (work_ratio == 0 || n == 0) return n;
-    const std::int64_t w = static_cast<std::int64_t>(products(i)) / work_ratio;
-    return w > n ? w : n;
+    if (long_products == 0 || n == 0) return n;
+    return static_cast<std::int64_t>(products(i)) > long_products ? std::int64_t(INT64_MAX) : n;
   }
 };
 

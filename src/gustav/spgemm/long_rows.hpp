@@ -112,9 +112,12 @@ std::size_t launch_long_rows(const ExecSpace& space, const Pass& pass, const Row
   const int v = std::max(1, vector_length);
   // A team takes as many entries of A as it has workers, one each.
   const int workers = is_host_space<ExecSpace>() ? 1 : std::max(1, 256 / v);
-  const std::int64_t batch = std::max<std::int64_t>(
-      1, std::min<std::int64_t>(count, static_cast<std::int64_t>(max_pool_bytes / std::max<std::size_t>(chunk_bytes, 1))));
-  MemoryPool<Device> pool(space, label + "::pool", chunk_bytes, static_cast<int>(batch), Pass::dense_fill_byte, temp);
+  const std::int64_t batch =
+      chunk_bytes == 0 ? count
+                       : std::max<std::int64_t>(1, std::min<std::int64_t>(count, static_cast<std::int64_t>(max_pool_bytes / chunk_bytes)));
+  // Passes that need no per-row memory run every row in one batch.
+  MemoryPool<Device> pool;
+  if (chunk_bytes > 0) pool = MemoryPool<Device>(space, label + "::pool", chunk_bytes, static_cast<int>(batch), Pass::dense_fill_byte, temp);
   auto offsets = temp.allocate<Kokkos::View<std::int64_t*, Device>>(space, label + "::units", batch + 1, false);
   for (std::int64_t first = 0; first < count; first += batch) {
     const std::int64_t n = std::min(batch, count - first);

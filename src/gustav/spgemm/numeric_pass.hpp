@@ -142,9 +142,16 @@ struct NumericPass {
     }
   }
 
-  // --- long rows (long_rows.hpp): position of every column of B in the row --
+  // --- long rows (long_rows.hpp) ---------------------------------------------
+  // With sorted rows of C a product finds its position by binary search in
+  // the row's columns, which needs no memory at all; unsorted rows use a
+  // position map over B's columns from the pool.
 
-  static std::size_t long_chunk_bytes(std::int64_t b_cols) { return static_cast<std::size_t>(b_cols) * sizeof(int); }
+  bool rows_sorted = true;  ///< the plan's rows are sorted (binary search possible)
+
+  static std::size_t long_chunk_bytes(std::int64_t b_cols, bool sorted) {
+    return sorted ? 0 : static_cast<std::size_t>(b_cols) * sizeof(int);
+  }
   KOKKOS_INLINE_FUNCTION auto product_row_map() const { return b_row_map; }
 
   template <class Member>
@@ -152,16 +159,30 @@ struct NumericPass {
     int* position = reinterpret_cast<int*>(chunk);
     const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, need(row)), [&](std::int64_t q) {
-      position[c_entries(start + q)] = static_cast<int>(q);
+      if (!rows_sorted) position[c_entries(start + q)] = static_cast<int>(q);
       c_values(start + q) = Scalar(0);
     });
   }
 
+  /// Position of `col` in the sorted row [start, end), or -1.
+  KOKKOS_INLINE_FUNCTION std::int64_t search_row(std::int64_t start, std::int64_t end, Ordinal col) const {
+    std::int64_t lo = start, hi = end;
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      if (c_entries(mid) < col) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < end && c_entries(lo) == col ? lo - start : -1;
+  }
+
   KOKKOS_INLINE_FUNCTION void long_product(char* chunk, std::int64_t row, std::int64_t j, std::int64_t p) const {
-    const int q = reinterpret_cast<const int*>(chunk)[b_entries(p)];
+    const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
+    const Ordinal col = b_entries(p);
+    const std::int64_t q = rows_sorted ? search_row(start, static_cast<std::int64_t>(c_row_map(row + 1)), col)
+                                       : reinterpret_cast<const int*>(chunk)[col];
     if (q >= 0) {
       // Several teams share the row: always atomic.
-      Concurrent::add(&c_values(static_cast<std::int64_t>(c_row_map(row)) + q), Scalar(a_values(j) * b_values(p)));
+      Concurrent::add(&c_values(start + q), Scalar(a_values(j) * b_values(p)));
     } else {
       Kokkos::atomic_fetch_or(&errors(), int(error_structure_changed));
     }
@@ -169,6 +190,7 @@ struct NumericPass {
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION void long_finish(const Member& team, char* chunk, std::int64_t row) const {
+    if (rows_sorted) return;
     int* position = reinterpret_cast<int*>(chunk);
     const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, need(row)),

@@ -29,10 +29,19 @@ namespace gustav::detail {
 /// Compression pays when it removes at least a fifth of B's entries.
 constexpr double compression_worthwhile_ratio = 0.8;
 
-/// On GPUs a row is binned as if it needed at least products / this many
-/// slots: a row of few columns but very many products then gets a team, or
-/// several (long rows), instead of one worker.
+/// On GPUs a row with more products than this many times the largest table
+/// that fits scratch takes the multi-team long-row path whatever its number
+/// of columns, so that no single team is left with a hub row.
 constexpr std::int64_t products_per_slot_of_work = 8;
+
+/// The product count beyond which a row is long (0: no long-row path).
+inline std::int64_t long_row_products(const std::vector<Tier>& tiers) {
+  if (tiers.empty() || !tiers.back().long_rows) return 0;
+  std::int64_t largest = 1;
+  for (const auto& t : tiers)
+    if (!t.long_rows) largest = std::max(largest, t.max_need);
+  return products_per_slot_of_work * largest;
+}
 
 /// Long rows use their dense accumulator when at least this many of them fit
 /// the pool at once; otherwise they keep the two-level hashmap.
@@ -111,20 +120,20 @@ void plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& mapping, st
     r.max_need = max_nnz;
     if (options.memory_budget_bytes > 0) schedule.pools.max_bytes = options.memory_budget_bytes / 2;
     r.long_rows = !mapping.one_thread_per_row &&
-                  Pass::long_chunk_bytes(b_cols) * min_long_rows_per_batch <= schedule.pools.max_bytes;
+                  Pass::long_chunk_bytes(b_cols, options.sort_rows) * min_long_rows_per_batch <= schedule.pools.max_bytes;
     schedule.tiers = tiers_for(mapping, r, options, Pass::dense_bytes(b_cols));
     schedule.pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(max_nnz, r.max_load));
     schedule.pools.dense_chunk_bytes = Pass::dense_bytes(b_cols);
-    schedule.pools.long_chunk_bytes = r.long_rows ? Pass::long_chunk_bytes(b_cols) : 0;
+    schedule.pools.long_chunk_bytes = r.long_rows ? Pass::long_chunk_bytes(b_cols, options.sort_rows) : 0;
   };
   if (mapping.one_thread_per_row) {
     run(Exclusive{});
   } else {
     run(Concurrent{});
   }
-  const std::int64_t ratio = mapping.one_thread_per_row ? 0 : products_per_slot_of_work;
   schedule.binning = bin_rows<Ordinal>(
-      space, rows, WorkNeed<NeedFromRowMap<decltype(row_map)>, ProductsView>{{row_map}, products, ratio},
+      space, rows,
+      WorkNeed<NeedFromRowMap<decltype(row_map)>, ProductsView>{{row_map}, products, long_row_products(schedule.tiers)},
       schedule.tiers, "gustav::symbolic::numeric_bins", temp);
   plan.stats_.numeric_bins = bin_uses(schedule.tiers, schedule.binning.offsets);
   plan.stats_.numeric_pool_bytes = 0;
@@ -159,13 +168,12 @@ std::size_t run_symbolic_pass(const ExecSpace& space, const AIn& A, const Source
     PoolSizing pools;
     if (plan.options_.memory_budget_bytes > 0) pools.max_bytes = plan.options_.memory_budget_bytes / 2;
     r.long_rows = !mapping.one_thread_per_row &&
-                  Pass::long_chunk_bytes(b_cols) * min_long_rows_per_batch <= pools.max_bytes;
+                  Pass::long_chunk_bytes(b_cols, true) * min_long_rows_per_batch <= pools.max_bytes;
     const auto tiers = tiers_for(mapping, r, plan.options_, Pass::dense_bytes(universe));
     dense = uses_dense(tiers);
-    const std::int64_t ratio = mapping.one_thread_per_row ? 0 : products_per_slot_of_work;
     auto binning = bin_rows<Ordinal>(space, A.num_rows,
-                                     WorkNeed<NeedFromView<NeedView>, ProductsView>{{need}, products, ratio}, tiers,
-                                     (label + "_bins").c_str(), temp);
+                                     WorkNeed<NeedFromView<NeedView>, ProductsView>{{need}, products, long_row_products(tiers)},
+                                     tiers, (label + "_bins").c_str(), temp);
     uses = bin_uses(tiers, binning.offsets);
     Pass pass;
     pass.a_row_map = A.row_map;
@@ -183,7 +191,7 @@ std::size_t run_symbolic_pass(const ExecSpace& space, const AIn& A, const Source
     pass.bitmap_words = ceil_div<std::int64_t>(b_cols, 32);
     pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(max_need, r.max_load));
     pools.dense_chunk_bytes = Pass::dense_bytes(universe);
-    pools.long_chunk_bytes = r.long_rows ? Pass::long_chunk_bytes(b_cols) : 0;
+    pools.long_chunk_bytes = r.long_rows ? Pass::long_chunk_bytes(b_cols, true) : 0;
     pool_bytes = launch_tiers(space, pass, tiers, binning, pools, label, temp);
     temp.release(binning.perm);
   };

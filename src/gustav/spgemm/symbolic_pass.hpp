@@ -165,7 +165,7 @@ struct SymbolicPass {
 
   // --- long rows (long_rows.hpp): a bitmap over B's columns per row ---------
 
-  static std::size_t long_chunk_bytes(std::int64_t b_cols) {
+  static std::size_t long_chunk_bytes(std::int64_t b_cols, bool /*sorted*/) {
     return static_cast<std::size_t>((b_cols + 31) / 32) * sizeof(std::uint32_t);
   }
   KOKKOS_INLINE_FUNCTION auto product_row_map() const { return source.row_map; }
@@ -185,22 +185,24 @@ struct SymbolicPass {
     auto* bits = reinterpret_cast<std::uint32_t*>(chunk);
     const std::int64_t words = bitmap_words;
     if constexpr (Fill) {
-      // Each thread owns a contiguous run of words; a team scan of their
-      // popcounts gives every thread its output position, and expanding the
-      // words in order writes the row sorted.
-      const std::int64_t per = (words + team.team_size() - 1) / team.team_size();
-      const std::int64_t w0 = per * team.team_rank() < words ? per * team.team_rank() : words;
-      const std::int64_t w1 = w0 + per < words ? w0 + per : words;
-      std::int64_t mine = 0;
-      for (std::int64_t w = w0; w < w1; ++w) mine += popcount32(bits[w]);
-      std::int64_t out = static_cast<std::int64_t>(c_row_map(row)) + team.team_scan(mine);
-      for (std::int64_t w = w0; w < w1; ++w) {
-        std::uint32_t m = bits[w];
-        bits[w] = 0;
+      // Rounds of team_size consecutive words (coalesced reads); a team scan
+      // of their popcounts places each word's columns after the previous
+      // words', so the row comes out sorted.
+      std::int64_t base = static_cast<std::int64_t>(c_row_map(row));
+      for (std::int64_t w0 = 0; w0 < words; w0 += team.team_size()) {
+        const std::int64_t w = w0 + team.team_rank();
+        std::uint32_t m = w < words ? bits[w] : 0u;
+        const std::int64_t count = popcount32(m);
+        const std::int64_t before = team.team_scan(count);
+        std::int64_t out = base + before;
+        if (w < words) bits[w] = 0;
         while (m) {
           c_entries(out++) = static_cast<Ordinal>(w * 32 + lowest_bit32(m));
           m &= m - 1;
         }
+        // The round's total reaches every thread through the last one's end.
+        team.team_broadcast(out, team.team_size() - 1);
+        base = out;
       }
     } else {
       std::int64_t nnz = 0, nonzero_words = 0;
