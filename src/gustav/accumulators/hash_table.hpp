@@ -26,8 +26,9 @@ struct HashTable {
   KOKKOS_INLINE_FUNCTION bool valid() const { return keys != nullptr; }
 
   /// Finds `key` or claims an empty slot for it within `max_probes` probes.
-  /// Returns the slot, or -1 when every probed slot holds another key.
-  KOKKOS_INLINE_FUNCTION int insert(Key key, int max_probes) const {
+  /// Returns the slot, or -1 when every probed slot holds another key;
+  /// `fresh` is set when this call claimed the slot.
+  KOKKOS_INLINE_FUNCTION int insert(Key key, int max_probes, bool& fresh) const {
     const std::uint32_t mask = static_cast<std::uint32_t>(slots() - 1);
     std::uint32_t s = hash_slot(key, log2_slots);
     for (int probe = 0; probe < max_probes; ++probe) {
@@ -35,7 +36,11 @@ struct HashTable {
       if (current == key) return static_cast<int>(s);
       if (current == empty) {
         const Key old = Concurrency::compare_exchange(keys + s, empty, key);
-        if (old == empty || old == key) return static_cast<int>(s);
+        if (old == empty) {
+          fresh = true;
+          return static_cast<int>(s);
+        }
+        if (old == key) return static_cast<int>(s);
       }
       s = (s + 1) & mask;
     }

@@ -23,15 +23,15 @@ struct TwoLevelHashmap {
   HashTable<Key, Concurrency> level2;  ///< keys == nullptr: no level 2
   Payload* level2_payload = nullptr;
 
-  /// Slot payload for `key`, claiming a slot if the key is new; nullptr when
-  /// no level has room (a sizing bug the caller reports).
-  KOKKOS_INLINE_FUNCTION Payload* claim(Key key) const {
+  /// Slot payload for `key`, claiming a slot if the key is new (then `fresh`
+  /// is set); nullptr when no level has room (a sizing bug the caller reports).
+  KOKKOS_INLINE_FUNCTION Payload* claim(Key key, bool& fresh) const {
     if (level1_probes > 0) {
-      const int s = level1.insert(key, level1_probes);
+      const int s = level1.insert(key, level1_probes, fresh);
       if (s >= 0) return level1_payload + s;
     }
     if (!level2.valid()) return nullptr;
-    const int s = level2.insert(key, level2.slots());
+    const int s = level2.insert(key, level2.slots(), fresh);
     return s >= 0 ? level2_payload + s : nullptr;
   }
 

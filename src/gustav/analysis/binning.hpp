@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "gustav/analysis/tiers.hpp"
-#include "gustav/common/bits.hpp"
 #include "gustav/common/allocation.hpp"
 #include "gustav/errors.hpp"
 
@@ -62,38 +61,34 @@ struct CountRowsPerTier {
   }
 };
 
-/// Writes each non-empty row's id into its tier's segment of `perm`. Each
-/// thread owns a few consecutive rows; for every tier present in the team, a
-/// team scan gives each thread its offset and reserves the team's range with
-/// one atomic, so no counter is contended by more than one add per team.
-template <class Member, class NeedFn, class Perm, class Cursor>
+/// Writes each non-empty row's id into its tier's segment of `perm`: one
+/// prefix sum over the rows of a vector of per-tier counts, so a row's slot
+/// is its tier's offset plus the number of earlier rows in that tier. Stable
+/// (rows keep their order within a tier) and free of atomics.
+template <class NeedFn, class Perm>
 struct ScatterRowsToTiers {
-  static constexpr int rows_per_thread = 4;
+  using value_type = std::int64_t[];
+  using size_type = unsigned;
+  unsigned value_count;  ///< tiers
   NeedFn need;
   TierBounds bounds;
+  TierBounds offsets;    ///< first position of each tier in perm (max_need reused as offsets)
   Perm perm;
-  Cursor cursor;  ///< per tier: next free position (starts at the tier's offset)
-  std::int64_t num_rows;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const std::int64_t first =
-        (static_cast<std::int64_t>(team.league_rank()) * team.team_size() + team.team_rank()) * rows_per_thread;
-    int tier[rows_per_thread];
-    unsigned present = 0;
-    for (int r = 0; r < rows_per_thread; ++r) {
-      tier[r] = first + r < num_rows ? bounds.tier_of(need(first + r)) : bounds.count;
-      if (tier[r] < bounds.count) present |= 1u << tier[r];
-    }
-    team.team_reduce(Kokkos::BOr<unsigned, typename Member::execution_space::memory_space>(present));
-    while (present) {
-      const int t = lowest_bit32(present);
-      present &= present - 1;
-      std::int64_t mine = 0;
-      for (int r = 0; r < rows_per_thread; ++r) mine += tier[r] == t ? 1 : 0;
-      std::int64_t at = team.team_scan(mine, &cursor(t));
-      for (int r = 0; r < rows_per_thread; ++r)
-        if (tier[r] == t) perm(at++) = static_cast<typename Perm::value_type>(first + r);
-    }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t* before, bool final) const {
+    const int t = bounds.tier_of(need(i));
+    if (t >= bounds.count) return;
+    if (final) perm(offsets.max_need[t] + before[t]) = static_cast<typename Perm::value_type>(i);
+    before[t] += 1;
+  }
+  KOKKOS_INLINE_FUNCTION void init(std::int64_t* v) const {
+    for (unsigned t = 0; t < value_count; ++t) v[t] = 0;
+  }
+  KOKKOS_INLINE_FUNCTION void join(std::int64_t* dst, const std::int64_t* src) const {
+    for (unsigned t = 0; t < value_count; ++t) dst[t] += src[t];
+  }
+  KOKKOS_INLINE_FUNCTION void join(volatile std::int64_t* dst, const volatile std::int64_t* src) const {
+    for (unsigned t = 0; t < value_count; ++t) dst[t] += src[t];
   }
 };
 
@@ -129,18 +124,12 @@ Binning<Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>, Ordinal> bi
   b.perm = temp.allocate<Kokkos::View<Ordinal*, Device>>(space, std::string(label) + "::perm", placed, false);
   if (placed == 0) return b;
 
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using Member = typename Policy::member_type;
-  auto cursor = allocate_view<Kokkos::View<std::int64_t*, Device>>(space, std::string(label) + "::cursor", T, false);
-  auto cursor_host = Kokkos::create_mirror_view(cursor);
-  for (int t = 0; t < T; ++t) cursor_host(t) = b.offsets[t];
-  Kokkos::deep_copy(space, cursor, cursor_host);
-  using Scatter = ScatterRowsToTiers<Member, NeedFn, decltype(b.perm), decltype(cursor)>;
-  const int team_size = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? 1 : 256;
-  const std::int64_t rows_per_team = std::int64_t(team_size) * Scatter::rows_per_thread;
-  const int league = static_cast<int>((num_rows + rows_per_team - 1) / rows_per_team);
-  Kokkos::parallel_for(std::string(label) + "::scatter", Policy(space, league, team_size, 1),
-                       Scatter{need, bounds, b.perm, cursor, num_rows});
+  TierBounds offsets;
+  offsets.count = T;
+  for (int t = 0; t < T; ++t) offsets.max_need[t] = b.offsets[t];
+  Kokkos::parallel_scan(std::string(label) + "::scatter",
+                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, num_rows),
+                        ScatterRowsToTiers<NeedFn, decltype(b.perm)>{static_cast<unsigned>(T), need, bounds, offsets, b.perm});
   return b;
 }
 

@@ -30,6 +30,10 @@ struct Concurrent {
   KOKKOS_INLINE_FUNCTION static void bit_or(std::uint32_t* p, std::uint32_t v) {
     Kokkos::atomic_fetch_or(p, v);
   }
+  /// ORs v into *p and returns the bits *p held before.
+  KOKKOS_INLINE_FUNCTION static std::uint32_t fetch_or(std::uint32_t* p, std::uint32_t v) {
+    return Kokkos::atomic_fetch_or(p, v);
+  }
   template <class T>
   KOKKOS_INLINE_FUNCTION static void add(T* p, const T& v) {
     if constexpr (is_kokkos_complex<T>::value) {
@@ -61,6 +65,11 @@ struct Exclusive {
     return old;
   }
   KOKKOS_INLINE_FUNCTION static void bit_or(std::uint32_t* p, std::uint32_t v) { *p |= v; }
+  KOKKOS_INLINE_FUNCTION static std::uint32_t fetch_or(std::uint32_t* p, std::uint32_t v) {
+    const std::uint32_t old = *p;
+    *p |= v;
+    return old;
+  }
   template <class T>
   KOKKOS_INLINE_FUNCTION static void add(T* p, const T& v) {
     *p += v;

@@ -116,7 +116,8 @@ struct NumericPass {
     map.level2 = {l2.keys, log2_l2};
     map.level2_payload = l2.positions;
     Level::for_each(team, n, [&](std::int64_t q) {
-      int* slot = map.claim(c_entries(start + q));
+      bool fresh = false;
+      int* slot = map.claim(c_entries(start + q), fresh);
       if (slot) {
         *slot = static_cast<int>(q);
       } else {

@@ -68,7 +68,10 @@ struct SymbolicPass {
     return c.used();
   }
 
+  /// Level-1 (or level-2) table: keys, their column masks, a work array for
+  /// the fill pass's prefix sums, and the counting pass's tallies.
   struct Table {
+    std::int64_t* tally;  ///< [0] new columns, [1] new keys (counting pass)
     Ordinal* keys;
     std::uint32_t* masks;
     std::uint32_t* counts;
@@ -76,17 +79,26 @@ struct SymbolicPass {
   KOKKOS_INLINE_FUNCTION static Table layout(Carver& c, int log2_slots) {
     const std::int64_t s = std::int64_t(1) << log2_slots;
     Table t;
+    t.tally = c.take<std::int64_t>(2);
     t.keys = c.take<Ordinal>(s);
     t.masks = c.take<std::uint32_t>(s);
     t.counts = Fill ? c.take<std::uint32_t>(s) : nullptr;
     return t;
   }
 
+  /// Tables up to this size read a worker's row out by ranking each key
+  /// against the others (no sort, no scan, no barrier); larger ones sort.
+  static constexpr int rank_extraction_max_log2 = 7;
+
   template <class Level, class Member>
   KOKKOS_INLINE_FUNCTION void clear(const Member& team, const Table& t, int log2_slots) const {
     Level::for_each(team, 1 << log2_slots, [&](int s) {
       t.keys[s] = empty;
       t.masks[s] = 0;
+    });
+    Level::single(team, [&]() {
+      t.tally[0] = 0;
+      t.tally[1] = 0;
     });
   }
 
@@ -99,14 +111,15 @@ struct SymbolicPass {
     const std::int64_t row = ctx.row;
     Carver c1(ctx.scratch);
     const Table l1 = layout(c1, ctx.log2_slots);
-    Table l2{nullptr, nullptr, nullptr};
+    Table l2{nullptr, nullptr, nullptr, nullptr};
     int log2_l2 = 0;
     if (ctx.spill && row >= 0) {
       log2_l2 = log2_slots_for(need(row), max_load);
       Carver c2(ctx.chunk);
       l2 = layout(c2, log2_l2);
     }
-    if (ctx.level1_probes > 0) clear<Level>(team, l1, ctx.log2_slots);
+    const bool has_level1 = ctx.level1_probes > 0;
+    if (has_level1) clear<Level>(team, l1, ctx.log2_slots);
     if (l2.keys) clear<Level>(team, l2, log2_l2);
     team.team_barrier();
 
@@ -116,43 +129,43 @@ struct SymbolicPass {
     map.level1_probes = ctx.level1_probes;
     map.level2 = {l2.keys, log2_l2};
     map.level2_payload = l2.masks;
+    // Each lane counts the columns and keys it was first to set, so the
+    // counting pass never reads its tables back.
+    std::int64_t new_columns = 0, new_keys = 0;
     if (row >= 0) {
       Level::for_each_product(team, a_row_map, a_entries, source.row_map, row,
                               [&](const auto /*j*/, const auto p) {
-                                std::uint32_t* m = map.claim(source.keys(p));
+                                bool fresh = false;
+                                std::uint32_t* m = map.claim(source.keys(p), fresh);
                                 if (m) {
-                                  Concurrency::bit_or(m, source.mask(p));
+                                  const std::uint32_t mask = source.mask(p);
+                                  const std::uint32_t before = Concurrency::fetch_or(m, mask);
+                                  new_columns += popcount32(mask & ~before);
+                                  new_keys += fresh ? 1 : 0;
                                 } else {
                                   Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
                                 }
                               });
     }
-    team.team_barrier();
     if constexpr (Fill) {
+      team.team_barrier();
       // Fill tiers are sized on the exact set count, so a spilling row keeps
       // every key in level 2 (level1_probes == 0) and level 1 is unused.
       const Table& t = ctx.spill ? l2 : l1;
       const int log2 = ctx.spill ? log2_l2 : ctx.log2_slots;
       emit_sorted_columns<Level>(team, t, log2, row);
     } else {
-      std::int64_t nnz = 0, sets = 0;
-      count_table<Level>(team, l1, ctx.level1_probes > 0 ? ctx.log2_slots : -1, nnz, sets);
-      if (ctx.spill) count_table<Level>(team, l2, row >= 0 ? log2_l2 : -1, nnz, sets);
-      Level::single(team, [&]() { record_count(row, nnz, sets); });
+      const Table& t = has_level1 ? l1 : l2;
+      if (row >= 0) {
+        if (new_columns) Concurrency::add(&t.tally[0], new_columns);
+        if (new_keys) Concurrency::add(&t.tally[1], new_keys);
+      }
+      team.team_barrier();
+      Level::single(team, [&]() {
+        if (row >= 0) record_count(row, t.tally[0], t.tally[1]);
+      });
     }
     team.team_barrier();
-  }
-
-  template <class Level, class Member>
-  KOKKOS_INLINE_FUNCTION void count_table(const Member& team, const Table& t, int log2,
-                                          std::int64_t& nnz, std::int64_t& sets) const {
-    if (log2 < 0) return;
-    std::int64_t n = 0, k = 0;
-    Level::sum(team, 1 << log2,
-               [&](int s, std::int64_t& acc) { acc += t.keys[s] != empty ? popcount32(t.masks[s]) : 0; }, n);
-    Level::sum(team, 1 << log2, [&](int s, std::int64_t& acc) { acc += t.keys[s] != empty ? 1 : 0; }, k);
-    nnz += n;
-    sets += k;
   }
 
   KOKKOS_INLINE_FUNCTION void record_count(std::int64_t row, std::int64_t nnz, std::int64_t sets) const {
@@ -247,6 +260,19 @@ struct SymbolicPass {
         expand(t.keys[s], t.masks[s], out);
         out += popcount32(t.masks[s]);
       }
+    } else if (!Level::team_wide && log2 <= rank_extraction_max_log2) {
+      // A column set's first column goes after every column of the smaller
+      // sets: rank each key against the table, then expand it in place.
+      Level::for_each(team, n, [&](int s) {
+        const Ordinal key = t.keys[s];
+        if (key == empty) return;
+        std::int64_t before = 0;
+        for (int u = 0; u < n; ++u) {
+          const Ordinal other = t.keys[u];
+          if (other != empty && other < key) before += popcount32(t.masks[u]);
+        }
+        expand(key, t.masks[s], start + before);
+      });
     } else {
       if (sort_rows) bitonic_sort_pairs<Level>(team, t.keys, t.masks, n);
       Level::for_each(team, n, [&](int s) { t.counts[s] = t.keys[s] != empty ? popcount32(t.masks[s]) : 0; });

@@ -1,0 +1,86 @@
+#pragma once
+/// How a kernel that walks the rows of a CSR matrix one row per worker
+/// spreads them over teams, workers and vector lanes, chosen from the
+/// average row length: short rows get few lanes and several rows per worker,
+/// long rows a full warp of 32 lanes. SpMV and the transpose's counting and
+/// placing passes walk rows this way.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+#include "gustav/common/launch.hpp"
+
+namespace gustav::detail {
+
+struct RowMapping {
+  int vector_length = 1;    ///< lanes sharing one row
+  int team_size = 1;        ///< workers per team
+  int rows_per_worker = 1;  ///< rows each worker takes, one per round
+};
+
+/// GPU teams are one block of this many threads, whatever the lanes per row.
+constexpr int row_mapping_threads_per_team = 256;
+/// On GPUs a worker takes rows until its lanes have about this many entries
+/// each: enough to amortise the row's reduction and index arithmetic, few
+/// enough to keep every multiprocessor busy.
+constexpr double row_mapping_entries_per_lane = 4.0;
+constexpr int row_mapping_max_rows_per_worker = 8;
+/// On CPUs a team is one thread and its rows are one chunk of the dynamic
+/// schedule: about this many entries, so that taking a chunk costs little
+/// next to working through it.
+constexpr double row_mapping_entries_per_chunk = 1024.0;
+constexpr int row_mapping_max_rows_per_chunk = 1024;
+
+/// The mapping for a matrix of `num_rows` rows and `nnz` entries on ExecSpace.
+template <class ExecSpace>
+RowMapping choose_row_mapping(std::int64_t num_rows, std::int64_t nnz) {
+  const double avg = num_rows > 0 ? static_cast<double>(nnz) / static_cast<double>(num_rows) : 0.0;
+  const double at_least_one = std::max(avg, 1.0);
+  RowMapping m;
+  if constexpr (is_host_space<ExecSpace>()) {
+    const double rows = row_mapping_entries_per_chunk / at_least_one;
+    m.rows_per_worker = static_cast<int>(std::clamp(rows, 1.0, double(row_mapping_max_rows_per_chunk)));
+  } else {
+    m.vector_length = vector_length_for<ExecSpace>(avg);
+    m.team_size = row_mapping_threads_per_team / m.vector_length;
+    const double rows = row_mapping_entries_per_lane * m.vector_length / at_least_one;
+    m.rows_per_worker = static_cast<int>(std::clamp(rows, 1.0, double(row_mapping_max_rows_per_worker)));
+  }
+  return m;
+}
+
+/// Calls f(row) for every row the calling worker owns. A team's rows come in
+/// rounds of team_size consecutive rows, worker w taking the w-th of each
+/// round, so that neighbouring workers read neighbouring rows; teams stride
+/// over blocks of rounds when the league is capped.
+template <class Member, class F>
+KOKKOS_INLINE_FUNCTION void for_each_worker_row(const Member& team, std::int64_t num_rows, int rows_per_worker,
+                                                const F& f) {
+  const std::int64_t workers = team.team_size();
+  const std::int64_t block_rows = workers * rows_per_worker;
+  for (std::int64_t block = team.league_rank(); block * block_rows < num_rows; block += team.league_size()) {
+    for (int round = 0; round < rows_per_worker; ++round) {
+      const std::int64_t row = block * block_rows + round * workers + team.team_rank();
+      if (row >= num_rows) break;
+      f(row);
+    }
+  }
+}
+
+/// The team policy for `functor` under mapping `m` (whose team size is
+/// lowered to what the functor allows).
+template <class ExecSpace, class Functor>
+Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>> row_policy(const ExecSpace& space, RowMapping& m,
+                                                                              std::int64_t num_rows,
+                                                                              const Functor& functor) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
+  const int allowed = Policy(space, 1, 1, m.vector_length).team_size_max(functor, Kokkos::ParallelForTag());
+  m.team_size = std::max(1, std::min(m.team_size, allowed));
+  const std::int64_t block_rows = std::int64_t(m.team_size) * m.rows_per_worker;
+  const std::int64_t blocks = std::max<std::int64_t>(1, ceil_div<std::int64_t>(num_rows, block_rows));
+  const auto league = static_cast<int>(std::min<std::int64_t>(blocks, std::numeric_limits<int>::max()));
+  return Policy(space, league, m.team_size, m.vector_length);
+}
+
+}  // namespace gustav::detail

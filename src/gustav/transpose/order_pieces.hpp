@@ -1,0 +1,112 @@
+#pragma once
+/// Puts the rows of B in A's order on GPUs, first step: every row of B is cut
+/// into pieces of at most `piece` slots (a row no longer than that is one
+/// piece) and every piece is ordered by rank: an entry's place in its piece
+/// is the number of entries of the piece that come before it in A (smaller
+/// position in A; positions are unique, so ranks are a permutation). No
+/// sort, no atomics, the same result whatever order the slots were claimed in.
+///
+/// Team t takes the pieces that start in slots [t * piece, (t + 1) * piece):
+/// a contiguous range of fewer than 2 * piece slots that no other team
+/// touches. It loads their sources into scratch, and each thread ranks a few
+/// entries against their piece. Rows of one piece are finished here (column
+/// indices and values written); the pieces of longer rows are written back
+/// sorted, in place, for merge_long_rows.hpp to merge.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+namespace gustav::detail {
+
+/// The row of B that holds slot x: the largest j in [lo, hi] with
+/// row_map(j) <= x (binary search; rows before j may be empty).
+template <class RowMap>
+KOKKOS_INLINE_FUNCTION std::int64_t row_of_slot(const RowMap& row_map, std::int64_t x, std::int64_t lo,
+                                                std::int64_t hi) {
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo + 1) / 2;
+    if (static_cast<std::int64_t>(row_map(mid)) <= x) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+template <class ExecSpace, class RowMapB, class Source, class SourceRow, class EntriesB, class ValuesB,
+          class ValuesA>
+struct OrderPieces {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  using Key = typename Source::value_type;
+  using Row = typename SourceRow::value_type;
+
+  RowMapB row_map;  ///< B's row map
+  Source source;
+  SourceRow source_row;
+  EntriesB entries;
+  ValuesB values;
+  ValuesA a_values;
+  std::int64_t num_rows = 0;  ///< of B
+  std::int64_t nnz = 0;
+  std::int64_t piece = 256;
+
+  /// Scratch bytes of one team: keys and rows of up to 2 * piece slots.
+  static std::size_t scratch_bytes(std::int64_t piece) {
+    return static_cast<std::size_t>(2 * piece) * (sizeof(Key) + sizeof(Row)) + 32;
+  }
+
+  /// The first slot at or after x that starts a piece (nnz if none).
+  KOKKOS_INLINE_FUNCTION std::int64_t piece_start_from(std::int64_t x) const {
+    if (x >= nnz) return nnz;
+    const std::int64_t j = row_of_slot(row_map, x, 0, num_rows - 1);
+    const auto begin = static_cast<std::int64_t>(row_map(j));
+    const auto end = static_cast<std::int64_t>(row_map(j + 1));
+    if (x == begin) return x;
+    if (end - begin <= piece) return end;
+    const std::int64_t next = begin + (x - begin + piece - 1) / piece * piece;
+    return next < end ? next : end;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    Key* keys = static_cast<Key*>(team.team_scratch(0).get_shmem_aligned(2 * piece * sizeof(Key), 16));
+    Row* rows = static_cast<Row*>(team.team_scratch(0).get_shmem_aligned(2 * piece * sizeof(Row), 16));
+    const std::int64_t windows = (nnz + piece - 1) / piece;
+    for (std::int64_t w = team.league_rank(); w < windows; w += team.league_size()) {
+      const std::int64_t first = piece_start_from(w * piece);
+      const std::int64_t last = piece_start_from((w + 1) * piece);
+      const std::int64_t n = last - first;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const std::int64_t q) {
+        keys[q] = source(first + q);
+        rows[q] = source_row(first + q);
+      });
+      team.team_barrier();
+      const std::int64_t first_row = n > 0 ? row_of_slot(row_map, first, 0, num_rows - 1) : 0;
+      const std::int64_t last_row = n > 0 ? row_of_slot(row_map, last - 1, first_row, num_rows - 1) : 0;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const std::int64_t q) {
+        const std::int64_t slot = first + q;
+        const std::int64_t j = row_of_slot(row_map, slot, first_row, last_row);
+        const auto begin = static_cast<std::int64_t>(row_map(j));
+        const auto end = static_cast<std::int64_t>(row_map(j + 1));
+        const bool whole_row = end - begin <= piece;
+        const std::int64_t piece_begin = whole_row ? begin : begin + (slot - begin) / piece * piece;
+        const std::int64_t piece_end = whole_row || piece_begin + piece > end ? end : piece_begin + piece;
+        const Key key = keys[q];
+        std::int64_t rank = 0;
+        for (std::int64_t r = piece_begin - first; r < piece_end - first; ++r) rank += keys[r] < key ? 1 : 0;
+        const std::int64_t to = piece_begin + rank;
+        if (whole_row) {
+          entries(to) = rows[q];
+          values(to) = a_values(key);
+        } else {
+          source(to) = key;
+          source_row(to) = rows[q];
+        }
+      });
+      // The next window reuses the scratch.
+      team.team_barrier();
+    }
+  }
+};
+
+}  // namespace gustav::detail
