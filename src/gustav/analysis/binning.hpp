@@ -61,34 +61,29 @@ struct CountRowsPerTier {
   }
 };
 
-/// Writes each non-empty row's id into its tier's segment of `perm`: one
-/// prefix sum over the rows of a vector of per-tier counts, so a row's slot
-/// is its tier's offset plus the number of earlier rows in that tier. Stable
-/// (rows keep their order within a tier) and free of atomics.
-template <class NeedFn, class Perm>
-struct ScatterRowsToTiers {
-  using value_type = std::int64_t[];
-  using size_type = unsigned;
-  unsigned value_count;  ///< tiers
+/// Tier of every row, one byte each.
+template <class NeedFn, class TierIds>
+struct TierOfRow {
   NeedFn need;
   TierBounds bounds;
-  TierBounds offsets;    ///< first position of each tier in perm (max_need reused as offsets)
-  Perm perm;
+  TierIds tier;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    tier(i) = static_cast<std::uint8_t>(bounds.tier_of(need(i)));
+  }
+};
 
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t* before, bool final) const {
-    const int t = bounds.tier_of(need(i));
-    if (t >= bounds.count) return;
-    if (final) perm(offsets.max_need[t] + before[t]) = static_cast<typename Perm::value_type>(i);
-    before[t] += 1;
-  }
-  KOKKOS_INLINE_FUNCTION void init(std::int64_t* v) const {
-    for (unsigned t = 0; t < value_count; ++t) v[t] = 0;
-  }
-  KOKKOS_INLINE_FUNCTION void join(std::int64_t* dst, const std::int64_t* src) const {
-    for (unsigned t = 0; t < value_count; ++t) dst[t] += src[t];
-  }
-  KOKKOS_INLINE_FUNCTION void join(volatile std::int64_t* dst, const volatile std::int64_t* src) const {
-    for (unsigned t = 0; t < value_count; ++t) dst[t] += src[t];
+/// Writes the rows of one tier into its segment of `perm`, in row order: a
+/// plain prefix sum over the rows. One per non-empty tier; there are few.
+template <class TierIds, class Perm>
+struct ScatterTier {
+  TierIds tier;
+  Perm perm;
+  std::uint8_t which;
+  std::int64_t offset;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& before, bool final) const {
+    if (tier(i) != which) return;
+    if (final) perm(offset + before) = static_cast<typename Perm::value_type>(i);
+    before += 1;
   }
 };
 
@@ -124,12 +119,17 @@ Binning<Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>, Ordinal> bi
   b.perm = temp.allocate<Kokkos::View<Ordinal*, Device>>(space, std::string(label) + "::perm", placed, false);
   if (placed == 0) return b;
 
-  TierBounds offsets;
-  offsets.count = T;
-  for (int t = 0; t < T; ++t) offsets.max_need[t] = b.offsets[t];
-  Kokkos::parallel_scan(std::string(label) + "::scatter",
-                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, num_rows),
-                        ScatterRowsToTiers<NeedFn, decltype(b.perm)>{static_cast<unsigned>(T), need, bounds, offsets, b.perm});
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  auto tier = temp.allocate<Kokkos::View<std::uint8_t*, Device>>(space, std::string(label) + "::tier", num_rows, false);
+  Kokkos::parallel_for(std::string(label) + "::tier_of_row", Range(space, 0, num_rows),
+                       TierOfRow<NeedFn, decltype(tier)>{need, bounds, tier});
+  for (int t = 0; t < T; ++t) {
+    if (counts[t] == 0) continue;
+    Kokkos::parallel_scan(std::string(label) + "::scatter", Range(space, 0, num_rows),
+                          ScatterTier<decltype(tier), decltype(b.perm)>{tier, b.perm, static_cast<std::uint8_t>(t),
+                                                                       b.offsets[t]});
+  }
+  temp.release(tier);
   return b;
 }
 

@@ -66,7 +66,6 @@ void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const 
     pass.c_values = c_values;
     pass.errors = errors;
     pass.max_load = schedule.max_load;
-    pass.rows_sorted = plan.options_.sort_rows;
     PoolSizing pools = schedule.pools;
     if (plan.options_.memory_budget_bytes > 0) pools.max_bytes = plan.options_.memory_budget_bytes / 2;
     pool_bytes = launch_tiers(space, pass, schedule.tiers, schedule.binning, pools, "gustav::numeric", temp);

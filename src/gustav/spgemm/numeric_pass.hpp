@@ -13,6 +13,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
+#include "gustav/accumulators/hash_table.hpp"
 #include "gustav/accumulators/two_level_hashmap.hpp"
 #include "gustav/analysis/tiers.hpp"
 #include "gustav/common/concurrency.hpp"
@@ -144,59 +145,66 @@ struct NumericPass {
   }
 
   // --- long rows (long_rows.hpp) ---------------------------------------------
-  // With sorted rows of C a product finds its position by binary search in
-  // the row's columns, which needs no memory at all; unsorted rows use a
-  // position map over B's columns from the pool.
+  // A long row's accumulator is a hash table from column to position in the
+  // row, in global memory, built by one team before the products and read by
+  // all the row's teams; values are added straight into C.
 
-  bool rows_sorted = true;  ///< the plan's rows are sorted (binary search possible)
-
-  static std::size_t long_chunk_bytes(std::int64_t b_cols, bool sorted) {
-    return sorted ? 0 : static_cast<std::size_t>(b_cols) * sizeof(int);
+  struct LongTable {
+    Ordinal* keys;
+    int* positions;
+  };
+  KOKKOS_INLINE_FUNCTION static LongTable long_layout(Carver& c, int log2_slots) {
+    LongTable t;
+    t.keys = c.take<Ordinal>(std::int64_t(1) << log2_slots);
+    t.positions = c.take<int>(std::int64_t(1) << log2_slots);
+    return t;
+  }
+  KOKKOS_INLINE_FUNCTION static int long_log2(std::int64_t nnz) { return log2_slots_for(nnz, 0.5); }
+  KOKKOS_INLINE_FUNCTION std::size_t long_row_bytes(std::int64_t row) const {
+    Carver c(nullptr);
+    long_layout(c, long_log2(need(row)));
+    return c.used();
   }
   KOKKOS_INLINE_FUNCTION auto product_row_map() const { return b_row_map; }
 
   template <class Member>
-  KOKKOS_INLINE_FUNCTION void long_prepare(const Member& team, char* chunk, std::int64_t row) const {
-    int* position = reinterpret_cast<int*>(chunk);
+  KOKKOS_INLINE_FUNCTION void long_prepare(const Member& team, char* accumulator, std::int64_t row) const {
+    const int log2 = long_log2(need(row));
+    Carver c(accumulator);
+    const LongTable t = long_layout(c, log2);
     const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, std::int64_t(1) << log2), [&](std::int64_t s) { t.keys[s] = empty; });
+    team.team_barrier();
+    const HashTable<Ordinal, Concurrent> table{t.keys, log2};
     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, need(row)), [&](std::int64_t q) {
-      if (!rows_sorted) position[c_entries(start + q)] = static_cast<int>(q);
+      bool fresh = false;
+      const int s = table.insert(c_entries(start + q), table.slots(), fresh);
+      if (s >= 0) {
+        t.positions[s] = static_cast<int>(q);
+      } else {
+        Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
+      }
       c_values(start + q) = Scalar(0);
     });
   }
 
-  /// Position of `col` in the sorted row [start, end), or -1.
-  KOKKOS_INLINE_FUNCTION std::int64_t search_row(std::int64_t start, std::int64_t end, Ordinal col) const {
-    std::int64_t lo = start, hi = end;
-    while (lo < hi) {
-      const std::int64_t mid = lo + (hi - lo) / 2;
-      if (c_entries(mid) < col) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < end && c_entries(lo) == col ? lo - start : -1;
-  }
-
-  KOKKOS_INLINE_FUNCTION void long_product(char* chunk, std::int64_t row, std::int64_t j, std::int64_t p) const {
+  KOKKOS_INLINE_FUNCTION void long_product(char* accumulator, std::int64_t row, std::int64_t j, std::int64_t p) const {
     const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
-    const Ordinal col = b_entries(p);
-    const std::int64_t q = rows_sorted ? search_row(start, static_cast<std::int64_t>(c_row_map(row + 1)), col)
-                                       : reinterpret_cast<const int*>(chunk)[col];
-    if (q >= 0) {
+    const int log2 = long_log2(static_cast<std::int64_t>(c_row_map(row + 1)) - start);
+    Carver c(accumulator);
+    const LongTable t = long_layout(c, log2);
+    const HashTable<Ordinal, Concurrent> table{t.keys, log2};
+    const int s = table.find(b_entries(p), table.slots());
+    if (s >= 0) {
       // Several teams share the row: always atomic.
-      Concurrent::add(&c_values(start + q), Scalar(a_values(j) * b_values(p)));
+      Concurrent::add(&c_values(start + t.positions[s]), Scalar(a_values(j) * b_values(p)));
     } else {
       Kokkos::atomic_fetch_or(&errors(), int(error_structure_changed));
     }
   }
 
   template <class Member>
-  KOKKOS_INLINE_FUNCTION void long_finish(const Member& team, char* chunk, std::int64_t row) const {
-    if (rows_sorted) return;
-    int* position = reinterpret_cast<int*>(chunk);
-    const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, need(row)),
-                         [&](std::int64_t q) { position[c_entries(start + q)] = -1; });
-  }
+  KOKKOS_INLINE_FUNCTION void long_finish(const Member&, char*, std::int64_t) const {}
 
   /// CPU dense accumulator: position of each column of B in the current row
   /// (-1 elsewhere, restored after the row), values straight into C.

@@ -119,12 +119,11 @@ void plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& mapping, st
     r.vector_length = vector_length_for<ExecSpace>(avg_b_row);
     r.max_need = max_nnz;
     if (options.memory_budget_bytes > 0) schedule.pools.max_bytes = options.memory_budget_bytes / 2;
-    r.long_rows = !mapping.one_thread_per_row &&
-                  Pass::long_chunk_bytes(b_cols, options.sort_rows) * min_long_rows_per_batch <= schedule.pools.max_bytes;
+    // Long rows' tables are sized by their own nnz: always affordable.
+    r.long_rows = !mapping.one_thread_per_row;
     schedule.tiers = tiers_for(mapping, r, options, Pass::dense_bytes(b_cols));
     schedule.pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(max_nnz, r.max_load));
     schedule.pools.dense_chunk_bytes = Pass::dense_bytes(b_cols);
-    schedule.pools.long_chunk_bytes = r.long_rows ? Pass::long_chunk_bytes(b_cols, options.sort_rows) : 0;
   };
   if (mapping.one_thread_per_row) {
     run(Exclusive{});
@@ -168,7 +167,7 @@ std::size_t run_symbolic_pass(const ExecSpace& space, const AIn& A, const Source
     PoolSizing pools;
     if (plan.options_.memory_budget_bytes > 0) pools.max_bytes = plan.options_.memory_budget_bytes / 2;
     r.long_rows = !mapping.one_thread_per_row &&
-                  Pass::long_chunk_bytes(b_cols, true) * min_long_rows_per_batch <= pools.max_bytes;
+                  Pass::long_bytes_for_columns(b_cols) * min_long_rows_per_batch <= pools.max_bytes;
     const auto tiers = tiers_for(mapping, r, plan.options_, Pass::dense_bytes(universe));
     dense = uses_dense(tiers);
     auto binning = bin_rows<Ordinal>(space, A.num_rows,
@@ -191,7 +190,6 @@ std::size_t run_symbolic_pass(const ExecSpace& space, const AIn& A, const Source
     pass.bitmap_words = ceil_div<std::int64_t>(b_cols, 32);
     pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(max_need, r.max_load));
     pools.dense_chunk_bytes = Pass::dense_bytes(universe);
-    pools.long_chunk_bytes = r.long_rows ? Pass::long_chunk_bytes(b_cols, true) : 0;
     pool_bytes = launch_tiers(space, pass, tiers, binning, pools, label, temp);
     temp.release(binning.perm);
   };

@@ -176,58 +176,91 @@ struct SymbolicPass {
     sets_out(row) = static_cast<int>(sets);
   }
 
-  // --- long rows (long_rows.hpp): a bitmap over B's columns per row ---------
+  // --- long rows (long_rows.hpp) -----------------------------------------------
+  // A row's accumulator is a bitmap over B's columns plus a summary bitmap with
+  // one bit per word, set when the word first becomes non-zero, so reading a
+  // row out costs what the row holds, not B's column count.
 
-  static std::size_t long_chunk_bytes(std::int64_t b_cols, bool /*sorted*/) {
-    return static_cast<std::size_t>((b_cols + 31) / 32) * sizeof(std::uint32_t);
+  struct Bitmap {
+    std::uint32_t* summary;
+    std::uint32_t* words;
+  };
+  KOKKOS_INLINE_FUNCTION static Bitmap bitmap_layout(Carver& c, std::int64_t words) {
+    Bitmap b;
+    b.summary = c.take<std::uint32_t>((words + 31) / 32);
+    b.words = c.take<std::uint32_t>(words);
+    return b;
+  }
+  /// Bytes of one long row's accumulator (the same for every row).
+  KOKKOS_INLINE_FUNCTION std::size_t long_row_bytes(std::int64_t) const {
+    Carver c(nullptr);
+    bitmap_layout(c, bitmap_words);
+    return c.used();
+  }
+  static std::size_t long_bytes_for_columns(std::int64_t b_cols) {
+    Carver c(nullptr);
+    bitmap_layout(c, (b_cols + 31) / 32);
+    return c.used();
   }
   KOKKOS_INLINE_FUNCTION auto product_row_map() const { return source.row_map; }
 
-  KOKKOS_INLINE_FUNCTION void long_product(char* chunk, std::int64_t, std::int64_t, std::int64_t p) const {
-    auto* bits = reinterpret_cast<std::uint32_t*>(chunk);
+  KOKKOS_INLINE_FUNCTION void long_product(char* accumulator, std::int64_t, std::int64_t, std::int64_t p) const {
+    Carver c(accumulator);
+    const Bitmap b = bitmap_layout(c, bitmap_words);
     const Ordinal key = source.keys(p);
-    if (source.compressed) {
-      Kokkos::atomic_fetch_or(&bits[key], source.mask(p));
-    } else {
-      Kokkos::atomic_fetch_or(&bits[key >> 5], std::uint32_t(1) << (key & 31));
-    }
+    const std::int64_t w = source.compressed ? static_cast<std::int64_t>(key) : static_cast<std::int64_t>(key >> 5);
+    const std::uint32_t bits = source.compressed ? source.mask(p) : std::uint32_t(1) << (key & 31);
+    if (Kokkos::atomic_fetch_or(&b.words[w], bits) == 0)
+      Kokkos::atomic_fetch_or(&b.summary[w >> 5], std::uint32_t(1) << (w & 31));
   }
 
   template <class Member>
-  KOKKOS_INLINE_FUNCTION void long_finish(const Member& team, char* chunk, std::int64_t row) const {
-    auto* bits = reinterpret_cast<std::uint32_t*>(chunk);
-    const std::int64_t words = bitmap_words;
+  KOKKOS_INLINE_FUNCTION void long_finish(const Member& team, char* accumulator, std::int64_t row) const {
+    Carver c(accumulator);
+    const Bitmap b = bitmap_layout(c, bitmap_words);
+    const std::int64_t summaries = (bitmap_words + 31) / 32;
     if constexpr (Fill) {
-      // Rounds of team_size consecutive words (coalesced reads); a team scan
-      // of their popcounts places each word's columns after the previous
-      // words', so the row comes out sorted.
+      // Rounds of team_size consecutive summary words; a team scan of the
+      // columns under each places them after the previous ones', so the row
+      // comes out sorted. Words are cleared as they are read.
       std::int64_t base = static_cast<std::int64_t>(c_row_map(row));
-      for (std::int64_t w0 = 0; w0 < words; w0 += team.team_size()) {
-        const std::int64_t w = w0 + team.team_rank();
-        std::uint32_t m = w < words ? bits[w] : 0u;
-        const std::int64_t count = popcount32(m);
-        const std::int64_t before = team.team_scan(count);
-        std::int64_t out = base + before;
-        if (w < words) bits[w] = 0;
-        while (m) {
-          c_entries(out++) = static_cast<Ordinal>(w * 32 + lowest_bit32(m));
-          m &= m - 1;
+      for (std::int64_t s0 = 0; s0 < summaries; s0 += team.team_size()) {
+        const std::int64_t s = s0 + team.team_rank();
+        const std::uint32_t present = s < summaries ? b.summary[s] : 0u;
+        std::int64_t count = 0;
+        for (std::uint32_t m = present; m; m &= m - 1) count += popcount32(b.words[s * 32 + lowest_bit32(m)]);
+        std::int64_t out = base + team.team_scan(count);
+        for (std::uint32_t m = present; m; m &= m - 1) {
+          const std::int64_t w = s * 32 + lowest_bit32(m);
+          for (std::uint32_t bits = b.words[w]; bits; bits &= bits - 1)
+            c_entries(out++) = static_cast<Ordinal>(w * 32 + lowest_bit32(bits));
+          b.words[w] = 0;
         }
+        if (s < summaries) b.summary[s] = 0;
         // The round's total reaches every thread through the last one's end.
         team.team_broadcast(out, team.team_size() - 1);
         base = out;
       }
     } else {
       std::int64_t nnz = 0, nonzero_words = 0;
-      Kokkos::parallel_reduce(Kokkos::TeamVectorRange(team, words),
-                              [&](std::int64_t w, std::int64_t& acc) { acc += popcount32(bits[w]); }, nnz);
-      Kokkos::parallel_reduce(Kokkos::TeamVectorRange(team, words),
-                              [&](std::int64_t w, std::int64_t& acc) { acc += bits[w] != 0 ? 1 : 0; }, nonzero_words);
+      Kokkos::parallel_reduce(
+          Kokkos::TeamVectorRange(team, summaries),
+          [&](std::int64_t s, std::int64_t& acc) {
+            for (std::uint32_t m = b.summary[s]; m; m &= m - 1) acc += popcount32(b.words[s * 32 + lowest_bit32(m)]);
+          },
+          nnz);
+      Kokkos::parallel_reduce(
+          Kokkos::TeamVectorRange(team, summaries),
+          [&](std::int64_t s, std::int64_t& acc) { acc += popcount32(b.summary[s]); }, nonzero_words);
       team.team_barrier();
-      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, words), [&](std::int64_t w) { bits[w] = 0; });
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, summaries), [&](std::int64_t s) {
+        for (std::uint32_t m = b.summary[s]; m; m &= m - 1) b.words[s * 32 + lowest_bit32(m)] = 0;
+        b.summary[s] = 0;
+      });
       // The fill pass is sized by distinct keys: sets when B is compressed,
       // columns otherwise.
-      Kokkos::single(Kokkos::PerTeam(team), [&]() { record_count(row, nnz, source.compressed ? nonzero_words : nnz); });
+      Kokkos::single(Kokkos::PerTeam(team),
+                     [&]() { record_count(row, nnz, source.compressed ? nonzero_words : nnz); });
     }
   }
 

@@ -99,7 +99,6 @@ struct TierKernel {
 struct PoolSizing {
   std::size_t spill_chunk_bytes = 0;
   std::size_t dense_chunk_bytes = 0;
-  std::size_t long_chunk_bytes = 0;  ///< per long row (long_rows.hpp)
   std::size_t max_bytes = std::size_t(1) << 29;  ///< cap on the pool (at least one chunk is made)
 };
 
@@ -120,8 +119,7 @@ std::size_t launch_tiers(const ExecSpace& space, const Pass& pass, const std::ve
     const std::string name = label + "::" + tier.name;
     Rows rows = Kokkos::subview(binning.perm, std::make_pair(binning.offsets[t], binning.offsets[t + 1]));
     if (tier.long_rows) {
-      pool_bytes += launch_long_rows(space, pass, rows, n, pools.long_chunk_bytes, pools.max_bytes,
-                                     tier.vector_length, name, temp);
+      pool_bytes += launch_long_rows(space, pass, rows, n, pools.max_bytes, tier.vector_length, name, temp);
       continue;
     }
     auto run = [&](auto level) {

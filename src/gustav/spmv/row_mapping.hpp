@@ -3,7 +3,9 @@
 /// spreads them over teams, workers and vector lanes, chosen from the
 /// average row length: short rows get few lanes and several rows per worker,
 /// long rows a full warp of 32 lanes. SpMV and the transpose's counting and
-/// placing passes walk rows this way.
+/// placing passes walk rows this way. On GPUs SpMV also hands rows far
+/// longer than the average to whole teams (long_row), and every row to a
+/// team when the average row is itself that long (team_per_row).
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -17,6 +19,10 @@ struct RowMapping {
   int vector_length = 1;    ///< lanes sharing one row
   int team_size = 1;        ///< workers per team
   int rows_per_worker = 1;  ///< rows each worker takes, one per round
+  bool team_per_row = false;  ///< SpMV: every row summed by a whole team
+  /// SpMV with a worker per row: rows longer than this are summed by a whole
+  /// team instead (the largest value: none are).
+  std::int64_t long_row = std::numeric_limits<std::int64_t>::max();
 };
 
 /// GPU teams are one block of this many threads, whatever the lanes per row.
@@ -31,6 +37,11 @@ constexpr int row_mapping_max_rows_per_worker = 8;
 /// next to working through it.
 constexpr double row_mapping_entries_per_chunk = 1024.0;
 constexpr int row_mapping_max_rows_per_chunk = 1024;
+/// On GPUs a row of this many entries keeps a warp busy for 32 rounds or
+/// more: rows this long on average get a team each, and rows this long and
+/// 16 times the average are taken from their worker and given to a team.
+constexpr double row_mapping_team_row = 1024.0;
+constexpr double row_mapping_long_row_over_average = 16.0;
 
 /// The mapping for a matrix of `num_rows` rows and `nnz` entries on ExecSpace.
 template <class ExecSpace>
@@ -46,6 +57,8 @@ RowMapping choose_row_mapping(std::int64_t num_rows, std::int64_t nnz) {
     m.team_size = row_mapping_threads_per_team / m.vector_length;
     const double rows = row_mapping_entries_per_lane * m.vector_length / at_least_one;
     m.rows_per_worker = static_cast<int>(std::clamp(rows, 1.0, double(row_mapping_max_rows_per_worker)));
+    m.team_per_row = avg >= row_mapping_team_row;
+    m.long_row = static_cast<std::int64_t>(std::max(row_mapping_team_row, row_mapping_long_row_over_average * avg));
   }
   return m;
 }

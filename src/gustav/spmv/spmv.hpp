@@ -1,9 +1,11 @@
 #pragma once
 /// The SpMV entry point behind gustav::spmv: checks the operands (the O(1)
-/// checks of validate_csr plus the lengths of x and y), then launches one of
-/// the kernels of spmv_kernels.hpp with the row mapping of row_mapping.hpp.
+/// checks of validate_csr plus the lengths of x and y), then launches the
+/// kernels of spmv_kernels.hpp with the row mapping of row_mapping.hpp.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -26,13 +28,49 @@ void check_vector_length(const View& v, std::int64_t expected, const char* who, 
   throw invalid_input(s.str());
 }
 
+/// Largest team of `threads` threads (or fewer, as the kernel allows) with
+/// `lanes` lanes each: on GPUs 256 threads in all, on CPUs one.
+template <class Policy, class Kernel>
+int team_size_for(const Policy& probe, const Kernel& kernel, int lanes) {
+  const int wanted = is_host_space<typename Policy::execution_space>() ? 1 : row_mapping_threads_per_team / lanes;
+  return std::max(1, std::min(wanted, probe.team_size_max(kernel, Kokkos::ParallelForTag())));
+}
+
+/// The whole-team kernels: one team per row, or the sweep over rows longer
+/// than m.long_row that SpmvRows left alone.
+template <class ExecSpace, class Operands>
+void launch_team_rows(const ExecSpace& space, const Operands& op, const RowMapping& m) {
+  const int lanes = is_host_space<ExecSpace>() ? 1 : 32;
+  const auto cap = static_cast<std::int64_t>(std::numeric_limits<int>::max());
+  if (m.team_per_row) {
+    using Kernel = SpmvTeamRows<ExecSpace, Operands>;
+    using Policy = typename Kernel::Policy;
+    const Kernel k{op};
+    const int team = team_size_for(Policy(space, 1, 1, lanes), k, lanes);
+    Kokkos::parallel_for("gustav::spmv::team_rows",
+                         Policy(space, static_cast<int>(std::min(op.num_rows, cap)), team, lanes), k);
+    return;
+  }
+  using Kernel = SpmvLongRows<ExecSpace, Operands>;
+  using Policy = typename Kernel::Policy;
+  const Kernel k{op, m.long_row, 256};
+  const auto scratch = Kokkos::PerTeam(Kernel::scratch_bytes(k.block_rows));
+  const int team = team_size_for(Policy(space, 1, 1, lanes).set_scratch_size(0, scratch), k, lanes);
+  const std::int64_t blocks = ceil_div<std::int64_t>(op.num_rows, k.block_rows);
+  Kokkos::parallel_for("gustav::spmv::long_rows",
+                       Policy(space, static_cast<int>(std::min(blocks, cap)), team, lanes).set_scratch_size(0, scratch),
+                       k);
+}
+
+/// y = alpha * A * x + beta * y. `forced` replaces the chosen row mapping
+/// (tests use it to run every kernel on every backend).
 template <class ExecSpace, class Input, class XView, class YView>
-void spmv_impl(const ExecSpace& space, const typename SpmvRows<ExecSpace, Input, XView, YView>::scalar& alpha,
-               const Input& A, const XView& x,
-               const typename SpmvRows<ExecSpace, Input, XView, YView>::scalar& beta, const YView& y,
-               const char* who) {
-  using Kernel = SpmvRows<ExecSpace, Input, XView, YView>;
-  using Scalar = typename Kernel::scalar;
+void spmv_impl(const ExecSpace& space,
+               const typename SpmvOperands<Input, XView, YView>::scalar& alpha, const Input& A, const XView& x,
+               const typename SpmvOperands<Input, XView, YView>::scalar& beta, const YView& y, const char* who,
+               const RowMapping* forced = nullptr) {
+  using Operands = SpmvOperands<Input, XView, YView>;
+  using Scalar = typename Operands::scalar;
   static_assert(XView::rank == 1 && YView::rank == 1, "gustav::spmv: x and y must be rank-1 views");
   static_assert(!std::is_const_v<typename YView::value_type>, "gustav::spmv: y must be writable");
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename XView::memory_space>::accessible &&
@@ -51,11 +89,16 @@ void spmv_impl(const ExecSpace& space, const typename SpmvRows<ExecSpace, Input,
                          ScaleVector<YView, Scalar>{y, beta, read_y});
     return;
   }
-  Kernel k{A.row_map, A.entries, A.values, x, y, alpha, beta, read_y, A.num_rows, 1};
-  RowMapping m = choose_row_mapping<ExecSpace>(A.num_rows, A.nnz());
-  k.rows_per_worker = m.rows_per_worker;
-  const auto policy = row_policy(space, m, A.num_rows, k);
-  Kokkos::parallel_for("gustav::spmv::rows", policy, k);
+  const Operands op{A.row_map, A.entries, A.values, x, y, alpha, beta, read_y, A.num_rows};
+  RowMapping m = forced ? *forced : choose_row_mapping<ExecSpace>(A.num_rows, A.nnz());
+  if (m.team_per_row) {
+    launch_team_rows(space, op, m);
+    return;
+  }
+  const SpmvRows<ExecSpace, Operands> rows{op, m.rows_per_worker, m.long_row};
+  Kokkos::parallel_for("gustav::spmv::rows", row_policy(space, m, A.num_rows, rows), rows);
+  // No row can be longer than nnz: small matrices skip the sweep.
+  if (m.long_row < A.nnz()) launch_team_rows(space, op, m);
 }
 
 }  // namespace gustav::detail

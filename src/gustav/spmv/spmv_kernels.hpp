@@ -1,11 +1,19 @@
 #pragma once
-/// The SpMV kernels: y = alpha * A * x + beta * y one row per worker, the
-/// row's products summed by the worker's vector lanes through Kokkos'
-/// vector-level reduction (warp shuffles on CUDA), and y = beta * y for
-/// alpha = 0, which reads neither A nor x.
+/// The SpMV kernels, y = alpha * A * x + beta * y, each row summed by the
+/// lanes of one worker through Kokkos' vector-level reduction (warp shuffles
+/// on CUDA) or, for very long rows, by a whole team:
+///
+/// - SpmvRows: one worker per row (row_mapping.hpp picks lanes and rows per
+///   worker); rows longer than the mapping's long_row are left alone;
+/// - SpmvLongRows: each team looks over a block of rows for those left alone
+///   and sums them one after the other with every thread of the team, so
+///   that a hub row of a power-law matrix does not hold up a single warp;
+/// - SpmvTeamRows: one team per row, when the average row is long;
+/// - ScaleVector: y = beta * y for alpha = 0, which reads neither A nor x.
 ///
 /// beta = 0 never reads y, so y may hold anything (NaN, uninitialised
-/// memory) on entry, as BLAS callers expect.
+/// memory) on entry, as BLAS callers expect. Every row's sum is taken in a
+/// fixed order for a given mapping, so repeated calls give the same bits.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <type_traits>
@@ -14,10 +22,9 @@
 
 namespace gustav::detail {
 
-template <class ExecSpace, class Input, class XView, class YView>
-struct SpmvRows {
-  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
-  using Member = typename Policy::member_type;
+/// What every SpMV kernel reads and writes.
+template <class Input, class XView, class YView>
+struct SpmvOperands {
   using scalar = std::remove_const_t<typename decltype(Input::values)::value_type>;
 
   decltype(Input::row_map) row_map;
@@ -29,26 +36,100 @@ struct SpmvRows {
   scalar beta;
   bool read_y = true;  ///< false when beta = 0
   std::int64_t num_rows = 0;
+
+  KOKKOS_INLINE_FUNCTION std::int64_t length(const std::int64_t i) const {
+    return static_cast<std::int64_t>(row_map(i + 1) - row_map(i));
+  }
+
+  /// Adds entry k of row i's products (k counts from the row's start).
+  KOKKOS_INLINE_FUNCTION void add_product(const std::int64_t i, const std::int64_t k, scalar& sum) const {
+    const auto p = row_map(i) + k;
+    sum += values(p) * x(entries(p));
+  }
+
+  KOKKOS_INLINE_FUNCTION void store(const std::int64_t i, const scalar& sum) const {
+    y(i) = read_y ? static_cast<scalar>(beta * y(i) + alpha * sum) : static_cast<scalar>(alpha * sum);
+  }
+
+  /// Row i summed by every thread and lane of the team; one thread stores it.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void team_row(const Member& team, const std::int64_t i) const {
+    scalar sum = scalar();
+    Kokkos::parallel_reduce(
+        Kokkos::TeamVectorRange(team, length(i)),
+        [&](const std::int64_t k, scalar& partial) { add_product(i, k, partial); }, sum);
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { store(i, sum); });
+  }
+};
+
+template <class ExecSpace, class Operands>
+struct SpmvRows {
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
+  using Member = typename Policy::member_type;
+  using scalar = typename Operands::scalar;
+
+  Operands op;
   int rows_per_worker = 1;
+  std::int64_t long_row = 0;  ///< longer rows are SpmvLongRows' work
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    for_each_worker_row(team, num_rows, rows_per_worker, [&](const std::int64_t i) {
-      const auto begin = row_map(i);
-      const auto length = row_map(i + 1) - begin;
+    for_each_worker_row(team, op.num_rows, rows_per_worker, [&](const std::int64_t i) {
+      const std::int64_t n = op.length(i);
+      if (n > long_row) return;
       scalar sum = scalar();
       // Zero-based range: every backend starts its lanes at the same place.
       Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(team, length),
-          [&](const auto k, scalar& partial) {
-            const auto p = begin + k;
-            partial += values(p) * x(entries(p));
-          },
+          Kokkos::ThreadVectorRange(team, n), [&](const std::int64_t k, scalar& partial) { op.add_product(i, k, partial); },
           sum);
-      // The reduction leaves the sum on every lane; one lane writes.
-      Kokkos::single(Kokkos::PerThread(team), [&]() {
-        y(i) = read_y ? static_cast<scalar>(beta * y(i) + alpha * sum) : static_cast<scalar>(alpha * sum);
-      });
+      // The reduction leaves the sum on every lane; one lane stores it.
+      Kokkos::single(Kokkos::PerThread(team), [&]() { op.store(i, sum); });
     });
+  }
+};
+
+template <class ExecSpace, class Operands>
+struct SpmvLongRows {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+
+  Operands op;
+  std::int64_t long_row = 0;
+  int block_rows = 256;  ///< rows each team looks over
+
+  /// Team scratch: the block's long rows and their count.
+  static std::size_t scratch_bytes(int block_rows) { return (static_cast<std::size_t>(block_rows) + 1) * sizeof(int) + 32; }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    int* count = static_cast<int*>(team.team_scratch(0).get_shmem_aligned(sizeof(int), 16));
+    int* rows = static_cast<int*>(team.team_scratch(0).get_shmem_aligned(block_rows * sizeof(int), 16));
+    const std::int64_t blocks = (op.num_rows + block_rows - 1) / block_rows;
+    for (std::int64_t block = team.league_rank(); block < blocks; block += team.league_size()) {
+      const std::int64_t first = block * block_rows;
+      const std::int64_t n = op.num_rows - first < block_rows ? op.num_rows - first : block_rows;
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { *count = 0; });
+      team.team_barrier();
+      // The list's order varies from run to run; each row's sum does not.
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), [&](const std::int64_t r) {
+        if (op.length(first + r) > long_row) rows[Kokkos::atomic_fetch_add(count, 1)] = static_cast<int>(r);
+      });
+      team.team_barrier();
+      const int found = *count;
+      for (int k = 0; k < found; ++k) op.team_row(team, first + rows[k]);
+      // The next block reuses the scratch.
+      team.team_barrier();
+    }
+  }
+};
+
+template <class ExecSpace, class Operands>
+struct SpmvTeamRows {
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
+  using Member = typename Policy::member_type;
+
+  Operands op;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    for (std::int64_t i = team.league_rank(); i < op.num_rows; i += team.league_size()) op.team_row(team, i);
   }
 };
 
