@@ -31,7 +31,9 @@ enum class CpuMapping {
 struct SpgemmOptions {
   /// Sort the column indices of every row of C. Sorting happens once, in the
   /// symbolic phase; the numeric phase writes values into the sorted
-  /// structure, so reuse pays nothing for it.
+  /// structure, so reuse pays nothing for it. `false` lets the CPU mapping
+  /// skip the sort; the GPU mapping always sorts (its numeric phase finds
+  /// positions in long rows by binary search).
   bool sort_rows = true;
 
   /// Check row maps for monotonicity and every column index for range before

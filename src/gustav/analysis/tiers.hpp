@@ -130,7 +130,9 @@ inline std::vector<Tier> host_tiers(const TierRequest& r, std::size_t scratch_ma
     d.name = "dense";
     d.dense = true;
     d.max_need = std::numeric_limits<std::int64_t>::max();
-    d.rows_per_worker = 64;
+    // Small blocks of rows keep the dynamic schedule able to spread the
+    // heavy rows of a power-law matrix (which cluster) over the threads.
+    d.rows_per_worker = 8;
     tiers.push_back(d);
     return tiers;
   }
@@ -142,7 +144,7 @@ inline std::vector<Tier> host_tiers(const TierRequest& r, std::size_t scratch_ma
   t.max_need = capacity_of(log2, r.max_load);
   t.log2_slots = log2;
   t.level1_probes = 1 << log2;
-  t.rows_per_worker = 64;
+  t.rows_per_worker = 8;
   t.scratch_bytes = r.spill_row_bytes(log2);
   tiers.push_back(t);
   Tier spill = t;

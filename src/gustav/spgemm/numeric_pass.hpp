@@ -145,59 +145,40 @@ struct NumericPass {
   }
 
   // --- long rows (long_rows.hpp) ---------------------------------------------
-  // A long row's accumulator is a hash table from column to position in the
-  // row, in global memory, built by one team before the products and read by
-  // all the row's teams; values are added straight into C.
+  // A long row needs no accumulator memory: C's rows are sorted by the
+  // symbolic phase (the long-row read-out and every sorted tier produce
+  // them in order), so a product finds its position by binary search in the
+  // row's columns, whose upper levels stay in cache, and adds its value
+  // straight into C. (A global hash table per row was measured slower: each
+  // probe is a cache miss, and building it costs a pass over the row.)
 
-  struct LongTable {
-    Ordinal* keys;
-    int* positions;
-  };
-  KOKKOS_INLINE_FUNCTION static LongTable long_layout(Carver& c, int log2_slots) {
-    LongTable t;
-    t.keys = c.take<Ordinal>(std::int64_t(1) << log2_slots);
-    t.positions = c.take<int>(std::int64_t(1) << log2_slots);
-    return t;
-  }
-  KOKKOS_INLINE_FUNCTION static int long_log2(std::int64_t nnz) { return log2_slots_for(nnz, 0.5); }
-  KOKKOS_INLINE_FUNCTION std::size_t long_row_bytes(std::int64_t row) const {
-    Carver c(nullptr);
-    long_layout(c, long_log2(need(row)));
-    return c.used();
-  }
+  KOKKOS_INLINE_FUNCTION std::size_t long_row_bytes(std::int64_t) const { return 0; }
   KOKKOS_INLINE_FUNCTION auto product_row_map() const { return b_row_map; }
 
   template <class Member>
-  KOKKOS_INLINE_FUNCTION void long_prepare(const Member& team, char* accumulator, std::int64_t row) const {
-    const int log2 = long_log2(need(row));
-    Carver c(accumulator);
-    const LongTable t = long_layout(c, log2);
+  KOKKOS_INLINE_FUNCTION void long_prepare(const Member& team, char*, std::int64_t row) const {
     const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, std::int64_t(1) << log2), [&](std::int64_t s) { t.keys[s] = empty; });
-    team.team_barrier();
-    const HashTable<Ordinal, Concurrent> table{t.keys, log2};
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, need(row)), [&](std::int64_t q) {
-      bool fresh = false;
-      const int s = table.insert(c_entries(start + q), table.slots(), fresh);
-      if (s >= 0) {
-        t.positions[s] = static_cast<int>(q);
-      } else {
-        Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
-      }
-      c_values(start + q) = Scalar(0);
-    });
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, need(row)),
+                         [&](std::int64_t q) { c_values(start + q) = Scalar(0); });
   }
 
-  KOKKOS_INLINE_FUNCTION void long_product(char* accumulator, std::int64_t row, std::int64_t j, std::int64_t p) const {
-    const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
-    const int log2 = long_log2(static_cast<std::int64_t>(c_row_map(row + 1)) - start);
-    Carver c(accumulator);
-    const LongTable t = long_layout(c, log2);
-    const HashTable<Ordinal, Concurrent> table{t.keys, log2};
-    const int s = table.find(b_entries(p), table.slots());
-    if (s >= 0) {
+  /// Position of `col` in the sorted row [start, end) of C, or -1.
+  KOKKOS_INLINE_FUNCTION std::int64_t search_row(std::int64_t start, std::int64_t end, Ordinal col) const {
+    std::int64_t lo = start, hi = end;
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      if (c_entries(mid) < col) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < end && c_entries(lo) == col ? lo : -1;
+  }
+
+  KOKKOS_INLINE_FUNCTION void long_product(char*, std::int64_t row, std::int64_t j, std::int64_t p) const {
+    const std::int64_t q = search_row(static_cast<std::int64_t>(c_row_map(row)),
+                                      static_cast<std::int64_t>(c_row_map(row + 1)), b_entries(p));
+    if (q >= 0) {
       // Several teams share the row: always atomic.
-      Concurrent::add(&c_values(start + t.positions[s]), Scalar(a_values(j) * b_values(p)));
+      Concurrent::add(&c_values(q), Scalar(a_values(j) * b_values(p)));
     } else {
       Kokkos::atomic_fetch_or(&errors(), int(error_structure_changed));
     }

@@ -184,7 +184,9 @@ std::size_t run_symbolic_pass(const ExecSpace& space, const AIn& A, const Source
     pass.sets_out = sets_out;
     pass.errors = errors;
     pass.max_load = r.max_load;
-    pass.sort_rows = plan.options_.sort_rows;
+    // The numeric phase's long rows find positions by binary search, so the
+    // hierarchical (GPU) mapping always writes sorted rows.
+    pass.sort_rows = plan.options_.sort_rows || !mapping.one_thread_per_row;
     pass.dense_universe = universe;
     pass.max_row_count = max_count_of<typename Types::c_offset_type>();
     pass.bitmap_words = ceil_div<std::int64_t>(b_cols, 32);

@@ -210,8 +210,10 @@ struct SymbolicPass {
     const Ordinal key = source.keys(p);
     const std::int64_t w = source.compressed ? static_cast<std::int64_t>(key) : static_cast<std::int64_t>(key >> 5);
     const std::uint32_t bits = source.compressed ? source.mask(p) : std::uint32_t(1) << (key & 31);
-    if (Kokkos::atomic_fetch_or(&b.words[w], bits) == 0)
-      Kokkos::atomic_fetch_or(&b.summary[w >> 5], std::uint32_t(1) << (w & 31));
+    // Two atomics whose results are not used (fire-and-forget on GPUs):
+    // testing the word's old value first would wait for each round trip.
+    Kokkos::atomic_or(&b.words[w], bits);
+    Kokkos::atomic_or(&b.summary[w >> 5], std::uint32_t(1) << (w & 31));
   }
 
   template <class Member>

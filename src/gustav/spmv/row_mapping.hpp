@@ -38,10 +38,15 @@ constexpr int row_mapping_max_rows_per_worker = 8;
 constexpr double row_mapping_entries_per_chunk = 1024.0;
 constexpr int row_mapping_max_rows_per_chunk = 1024;
 /// On GPUs a row of this many entries keeps a warp busy for 32 rounds or
-/// more: rows this long on average get a team each, and rows this long and
-/// 16 times the average are taken from their worker and given to a team.
+/// more: rows this long on average get a team each.
 constexpr double row_mapping_team_row = 1024.0;
+/// On GPUs SpMV takes a row from its worker and gives it to a team when it
+/// would keep the worker's lanes busy for more than 32 rounds, is more than
+/// 16 times the average row and has more than 128 entries: a few such rows
+/// (the hubs of a power-law matrix) would otherwise hold up the whole kernel.
+constexpr double row_mapping_long_row_rounds = 32.0;
 constexpr double row_mapping_long_row_over_average = 16.0;
+constexpr double row_mapping_long_row_min = 128.0;
 
 /// The mapping for a matrix of `num_rows` rows and `nnz` entries on ExecSpace.
 template <class ExecSpace>
@@ -58,7 +63,8 @@ RowMapping choose_row_mapping(std::int64_t num_rows, std::int64_t nnz) {
     const double rows = row_mapping_entries_per_lane * m.vector_length / at_least_one;
     m.rows_per_worker = static_cast<int>(std::clamp(rows, 1.0, double(row_mapping_max_rows_per_worker)));
     m.team_per_row = avg >= row_mapping_team_row;
-    m.long_row = static_cast<std::int64_t>(std::max(row_mapping_team_row, row_mapping_long_row_over_average * avg));
+    m.long_row = static_cast<std::int64_t>(std::max({row_mapping_long_row_rounds * m.vector_length,
+                                                     row_mapping_long_row_over_average * avg, row_mapping_long_row_min}));
   }
   return m;
 }

@@ -28,8 +28,9 @@ void check_vector_length(const View& v, std::int64_t expected, const char* who, 
   throw invalid_input(s.str());
 }
 
-/// Largest team of `threads` threads (or fewer, as the kernel allows) with
-/// `lanes` lanes each: on GPUs 256 threads in all, on CPUs one.
+/// Workers per team for a whole-team kernel with `lanes` lanes each: 256
+/// threads in all on GPUs (fewer if the kernel cannot have that many), one
+/// on CPUs.
 template <class Policy, class Kernel>
 int team_size_for(const Policy& probe, const Kernel& kernel, int lanes) {
   const int wanted = is_host_space<typename Policy::execution_space>() ? 1 : row_mapping_threads_per_team / lanes;
@@ -56,9 +57,14 @@ void launch_team_rows(const ExecSpace& space, const Operands& op, const RowMappi
   const Kernel k{op, m.long_row, 256};
   const auto scratch = Kokkos::PerTeam(Kernel::scratch_bytes(k.block_rows));
   const int team = team_size_for(Policy(space, 1, 1, lanes).set_scratch_size(0, scratch), k, lanes);
-  const std::int64_t blocks = ceil_div<std::int64_t>(op.num_rows, k.block_rows);
+  // Enough teams to fill the device, each looking over a strided share of
+  // the rows. An odd stride: R-MAT's hubs are the rows with few one bits,
+  // and a power-of-two stride would give every multiple of it to team 0.
+  std::int64_t teams = std::min<std::int64_t>(ceil_div<std::int64_t>(op.num_rows, k.block_rows),
+                                              std::max<std::int64_t>(1, space.concurrency() / (team * lanes)) * 4);
+  if (teams % 2 == 0) --teams;
   Kokkos::parallel_for("gustav::spmv::long_rows",
-                       Policy(space, static_cast<int>(std::min(blocks, cap)), team, lanes).set_scratch_size(0, scratch),
+                       Policy(space, static_cast<int>(std::min(teams, cap)), team, lanes).set_scratch_size(0, scratch),
                        k);
 }
 

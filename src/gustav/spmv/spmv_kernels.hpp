@@ -5,9 +5,11 @@
 ///
 /// - SpmvRows: one worker per row (row_mapping.hpp picks lanes and rows per
 ///   worker); rows longer than the mapping's long_row are left alone;
-/// - SpmvLongRows: each team looks over a block of rows for those left alone
-///   and sums them one after the other with every thread of the team, so
-///   that a hub row of a power-law matrix does not hold up a single warp;
+/// - SpmvLongRows: each team looks over every league_size-th row for those
+///   left alone and sums them one after the other with every thread of the
+///   team, so that a hub row of a power-law matrix does not hold up a single
+///   warp, and hubs with neighbouring indices (R-MAT puts them together)
+///   land on different teams;
 /// - SpmvTeamRows: one team per row, when the average row is long;
 /// - ScaleVector: y = beta * y for alpha = 0, which reads neither A nor x.
 ///
@@ -59,6 +61,10 @@ struct SpmvOperands {
         Kokkos::TeamVectorRange(team, length(i)),
         [&](const std::int64_t k, scalar& partial) { add_product(i, k, partial); }, sum);
     Kokkos::single(Kokkos::PerTeam(team), [&]() { store(i, sum); });
+    // Kokkos 3.4's CUDA team reduction reuses its shared memory without a
+    // closing barrier: a second reduction could overwrite it while slow
+    // threads still read this one's result.
+    team.team_barrier();
   }
 };
 
@@ -94,27 +100,29 @@ struct SpmvLongRows {
 
   Operands op;
   std::int64_t long_row = 0;
-  int block_rows = 256;  ///< rows each team looks over
+  int block_rows = 256;  ///< rows a team looks over at a time
 
-  /// Team scratch: the block's long rows and their count.
+  /// Team scratch: a block's long rows and their count.
   static std::size_t scratch_bytes(int block_rows) { return (static_cast<std::size_t>(block_rows) + 1) * sizeof(int) + 32; }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     int* count = static_cast<int*>(team.team_scratch(0).get_shmem_aligned(sizeof(int), 16));
-    int* rows = static_cast<int*>(team.team_scratch(0).get_shmem_aligned(block_rows * sizeof(int), 16));
-    const std::int64_t blocks = (op.num_rows + block_rows - 1) / block_rows;
-    for (std::int64_t block = team.league_rank(); block < blocks; block += team.league_size()) {
-      const std::int64_t first = block * block_rows;
-      const std::int64_t n = op.num_rows - first < block_rows ? op.num_rows - first : block_rows;
+    int* found_rows = static_cast<int*>(team.team_scratch(0).get_shmem_aligned(block_rows * sizeof(int), 16));
+    // This team's rows: league_rank, league_rank + stride, ... (the k-th is row_of(k)).
+    const std::int64_t stride = team.league_size();
+    const std::int64_t mine = (op.num_rows - team.league_rank() + stride - 1) / stride;
+    auto row_of = [&](const std::int64_t k) { return team.league_rank() + k * stride; };
+    for (std::int64_t first = 0; first < mine; first += block_rows) {
+      const std::int64_t n = mine - first < block_rows ? mine - first : block_rows;
       Kokkos::single(Kokkos::PerTeam(team), [&]() { *count = 0; });
       team.team_barrier();
       // The list's order varies from run to run; each row's sum does not.
       Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), [&](const std::int64_t r) {
-        if (op.length(first + r) > long_row) rows[Kokkos::atomic_fetch_add(count, 1)] = static_cast<int>(r);
+        if (op.length(row_of(first + r)) > long_row) found_rows[Kokkos::atomic_fetch_add(count, 1)] = static_cast<int>(r);
       });
       team.team_barrier();
       const int found = *count;
-      for (int k = 0; k < found; ++k) op.team_row(team, first + rows[k]);
+      for (int k = 0; k < found; ++k) op.team_row(team, row_of(first + found_rows[k]));
       // The next block reuses the scratch.
       team.team_barrier();
     }

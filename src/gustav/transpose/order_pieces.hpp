@@ -6,9 +6,10 @@
 /// position in A; positions are unique, so ranks are a permutation). No
 /// sort, no atomics, the same result whatever order the slots were claimed in.
 ///
-/// Team t takes the pieces that start in slots [t * piece, (t + 1) * piece):
-/// a contiguous range of fewer than 2 * piece slots that no other team
-/// touches. It loads their sources into scratch, and each thread ranks a few
+/// Team t takes the pieces that start in slots [t * window, (t + 1) * window):
+/// a contiguous range of fewer than window + piece slots that no other team
+/// touches. Windows of several pieces spread the cost of finding a window's
+/// ends (two binary searches over B's row map) over more entries. It loads their sources into scratch, and each thread ranks a few
 /// entries against their piece. Rows of one piece are finished here (column
 /// indices and values written); the pieces of longer rows are written back
 /// sorted, in place, for merge_long_rows.hpp to merge.
@@ -50,10 +51,11 @@ struct OrderPieces {
   std::int64_t num_rows = 0;  ///< of B
   std::int64_t nnz = 0;
   std::int64_t piece = 256;
+  std::int64_t window = 1024;
 
-  /// Scratch bytes of one team: keys and rows of up to 2 * piece slots.
-  static std::size_t scratch_bytes(std::int64_t piece) {
-    return static_cast<std::size_t>(2 * piece) * (sizeof(Key) + sizeof(Row)) + 32;
+  /// Scratch bytes of one team: keys and rows of up to window + piece slots.
+  static std::size_t scratch_bytes(std::int64_t piece, std::int64_t window) {
+    return static_cast<std::size_t>(window + piece) * (sizeof(Key) + sizeof(Row)) + 32;
   }
 
   /// The first slot at or after x that starts a piece (nnz if none).
@@ -69,12 +71,12 @@ struct OrderPieces {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    Key* keys = static_cast<Key*>(team.team_scratch(0).get_shmem_aligned(2 * piece * sizeof(Key), 16));
-    Row* rows = static_cast<Row*>(team.team_scratch(0).get_shmem_aligned(2 * piece * sizeof(Row), 16));
-    const std::int64_t windows = (nnz + piece - 1) / piece;
+    Key* keys = static_cast<Key*>(team.team_scratch(0).get_shmem_aligned((window + piece) * sizeof(Key), 16));
+    Row* rows = static_cast<Row*>(team.team_scratch(0).get_shmem_aligned((window + piece) * sizeof(Row), 16));
+    const std::int64_t windows = (nnz + window - 1) / window;
     for (std::int64_t w = team.league_rank(); w < windows; w += team.league_size()) {
-      const std::int64_t first = piece_start_from(w * piece);
-      const std::int64_t last = piece_start_from((w + 1) * piece);
+      const std::int64_t first = piece_start_from(w * window);
+      const std::int64_t last = piece_start_from((w + 1) * window);
       const std::int64_t n = last - first;
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const std::int64_t q) {
         keys[q] = source(first + q);

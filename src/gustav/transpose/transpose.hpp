@@ -54,12 +54,13 @@ void order_by_pieces(const ExecSpace& space, const RowMapB& row_map, const Sourc
   using Pieces = OrderPieces<ExecSpace, RowMapB, Source, SourceRow, EntriesB, ValuesB, ValuesA>;
   using TeamPolicy = typename Pieces::Policy;
 
-  Pieces pieces{row_map, source, source_row, entries, values, a_values, num_rows, nnz, piece};
-  const auto scratch = Kokkos::PerTeam(Pieces::scratch_bytes(piece));
+  // Windows of four pieces: about 1,000 slots, at most 20 KiB of scratch.
+  Pieces pieces{row_map, source, source_row, entries, values, a_values, num_rows, nnz, piece, 4 * piece};
+  const auto scratch = Kokkos::PerTeam(Pieces::scratch_bytes(pieces.piece, pieces.window));
   int team_size = is_host_space<ExecSpace>() ? 1 : 256;
   team_size = std::min(team_size, TeamPolicy(space, 1, 1).set_scratch_size(0, scratch).team_size_max(
                                       pieces, Kokkos::ParallelForTag()));
-  const std::int64_t windows = ceil_div<std::int64_t>(nnz, piece);
+  const std::int64_t windows = ceil_div<std::int64_t>(nnz, pieces.window);
   const auto league = static_cast<int>(std::min<std::int64_t>(windows, std::int64_t(1) << 30));
   Kokkos::parallel_for("gustav::transpose::order_pieces",
                        TeamPolicy(space, league, team_size).set_scratch_size(0, scratch), pieces);

@@ -16,10 +16,10 @@ namespace gustav::detail {
 template <class ExecSpace, class View>
 std::int64_t read_element(const ExecSpace& space, const View& v, std::size_t i) {
   using T = std::remove_const_t<typename View::value_type>;
-  Kokkos::View<T, Kokkos::HostSpace> h("gustav::validate::element");
-  Kokkos::deep_copy(space, h, Kokkos::subview(v, i));
+  T h{};
   space.fence();
-  return static_cast<std::int64_t>(h());
+  Kokkos::deep_copy(h, Kokkos::subview(v, i));
+  return static_cast<std::int64_t>(h);
 }
 
 template <class RowMap>

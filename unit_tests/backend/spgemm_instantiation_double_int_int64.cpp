@@ -1,0 +1,6 @@
+// Compiles the SpGEMM kernels for one test configuration.
+#include "support/spgemm_under_test_impl.hpp"
+
+namespace gustav::test {
+template struct UnderTest<Config<double, int, std::int64_t>>;
+}  // namespace gustav::test

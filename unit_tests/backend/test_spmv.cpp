@@ -1,0 +1,445 @@
+// y = alpha * A * x + beta * y against a serial reference: every shape,
+// unsorted and duplicate entries, one very long row, power-law rows, the
+// alpha / beta cases (beta = 0 with NaN in y), every row mapping on
+// purpose, and the input checks.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "gustav/errors.hpp"
+#include "gustav/host_csr.hpp"
+#include "gustav/spmv.hpp"
+#include "support/random_csr.hpp"
+#include "support/test_configs.hpp"
+#include "support/test_space.hpp"
+
+namespace gustav::test {
+namespace {
+
+/// The real type of a scalar (double for Kokkos::complex<double>).
+template <class S>
+struct real_of {
+  using type = S;
+};
+template <class R>
+struct real_of<Kokkos::complex<R>> {
+  using type = R;
+};
+
+template <class S>
+double magnitude(const S& v) {
+  if constexpr (std::is_arithmetic_v<S>) {
+    return std::abs(static_cast<double>(v));
+  } else {
+    return std::hypot(static_cast<double>(v.real()), static_cast<double>(v.imag()));
+  }
+}
+
+template <class S>
+S not_a_number() {
+  using R = typename real_of<S>::type;
+  const R nan = std::numeric_limits<R>::quiet_NaN();
+  if constexpr (std::is_arithmetic_v<S>) {
+    return nan;
+  } else {
+    return S(nan, nan);
+  }
+}
+
+template <class S>
+bool is_nan(const S& v) {
+  return std::isnan(magnitude(v));
+}
+
+template <class C>
+class Spmv : public ::testing::Test {
+ protected:
+  using S = typename C::scalar;
+  using O = typename C::ordinal;
+  using Z = typename C::offset;
+  using Matrix = typename C::matrix;
+  using Host = typename C::host;
+  using Vector = Kokkos::View<S*, typename C::device>;
+  using Real = typename real_of<S>::type;
+
+  TestSpace space;
+
+  Host random(std::int64_t rows, std::int64_t cols, double avg, std::uint64_t seed, RandomShape shape = {}) {
+    shape.rows = rows;
+    shape.cols = cols;
+    shape.avg_per_row = avg;
+    return random_csr<S, O, Z>(shape, seed);
+  }
+
+  /// Every row exactly `length` entries, in distinct random columns.
+  Host rows_of_length(std::int64_t rows, std::int64_t cols, std::int64_t length, std::uint64_t seed) {
+    Rng rng(seed);
+    Host A;
+    A.num_rows = static_cast<O>(rows);
+    A.num_cols = static_cast<O>(cols);
+    std::vector<std::int64_t> all(static_cast<std::size_t>(cols));
+    for (std::int64_t c = 0; c < cols; ++c) all[c] = c;
+    for (std::int64_t i = 0; i < rows; ++i) {
+      for (std::int64_t t = 0; t < length; ++t) std::swap(all[t], all[t + rng.below(cols - t)]);
+      for (std::int64_t t = 0; t < length; ++t) {
+        A.entries.push_back(static_cast<O>(all[t]));
+        A.values.push_back(random_value<S>(rng));
+      }
+      A.row_map.push_back(static_cast<Z>(A.entries.size()));
+    }
+    return A;
+  }
+
+  std::vector<S> random_vector(std::int64_t n, std::uint64_t seed) {
+    Rng rng(seed);
+    std::vector<S> v(static_cast<std::size_t>(n));
+    for (auto& e : v) e = random_value<S>(rng);
+    return v;
+  }
+
+  Vector device_vector(const std::vector<S>& v) {
+    Vector d("gustav::test::vector", v.size());
+    auto h = Kokkos::create_mirror_view(d);
+    for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
+    Kokkos::deep_copy(space, d, h);
+    space.fence();
+    return d;
+  }
+
+  std::vector<S> host_vector(const Vector& d) {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d);
+    return std::vector<S>(h.data(), h.data() + h.extent(0));
+  }
+
+  /// gustav::spmv on a CrsMatrix, from y0.
+  std::vector<S> spmv(const Host& A, S alpha, const std::vector<S>& x, S beta, const std::vector<S>& y0) {
+    const Matrix a = to_crs<Matrix>(space, A);
+    const Vector y = device_vector(y0);
+    gustav::spmv(space, alpha, a, device_vector(x), beta, y);
+    space.fence();
+    return host_vector(y);
+  }
+
+  /// The implementation with the row mapping forced, from random x and y.
+  ::testing::AssertionResult forced_matches_reference(const Host& A, const detail::RowMapping& mapping,
+                                                      std::uint64_t seed) {
+    const Matrix a = to_crs<Matrix>(space, A);
+    const auto x = random_vector(A.num_cols, seed);
+    const auto y0 = random_vector(A.num_rows, seed + 1);
+    const Vector y = device_vector(y0);
+    detail::spmv_impl(space, S(1.5), detail::operand_input<TestSpace>(make_csr_ref(a)), device_vector(x), S(-0.5), y,
+                      "gustav::spmv", &mapping);
+    space.fence();
+    return agrees(A, S(1.5), x, S(-0.5), y0, host_vector(y));
+  }
+
+  /// Obviously right: each row's products summed in storage order; within
+  /// a bound of the rounding of both sums.
+  ::testing::AssertionResult agrees(const Host& A, S alpha, const std::vector<S>& x, S beta,
+                                    const std::vector<S>& y0, const std::vector<S>& got) {
+    const double eps = std::numeric_limits<Real>::epsilon();
+    for (O i = 0; i < A.num_rows; ++i) {
+      S sum = S();
+      double scale = 0;
+      for (Z p = A.row_map[i]; p < A.row_map[i + 1]; ++p) {
+        sum += A.values[p] * x[A.entries[p]];
+        scale += magnitude(A.values[p]) * magnitude(x[A.entries[p]]);
+      }
+      const bool read_y = !(beta == S(0));
+      const S want = read_y ? S(beta * y0[i] + alpha * sum) : S(alpha * sum);
+      scale = magnitude(alpha) * scale + (read_y ? magnitude(beta) * magnitude(y0[i]) : 0.0);
+      const double length = static_cast<double>(A.row_map[i + 1] - A.row_map[i]);
+      const double tolerance = 4 * (length + 4) * eps * scale + std::numeric_limits<Real>::min();
+      if (!(magnitude(got[i] - want) <= tolerance))
+        return ::testing::AssertionFailure() << "y(" << i << ") is off by " << magnitude(got[i] - want)
+                                             << " (tolerance " << tolerance << ")";
+    }
+    return ::testing::AssertionSuccess();
+  }
+
+  /// Runs y = alpha * A * x + beta * y with random x and y and checks it.
+  ::testing::AssertionResult matches_reference(const Host& A, S alpha, S beta, std::uint64_t seed) {
+    const auto x = random_vector(A.num_cols, seed);
+    const auto y0 = random_vector(A.num_rows, seed + 1);
+    return agrees(A, alpha, x, beta, y0, spmv(A, alpha, x, beta, y0));
+  }
+
+  ::testing::AssertionResult matches_reference(const Host& A, std::uint64_t seed) {
+    return matches_reference(A, S(1.5), S(-0.5), seed);
+  }
+
+  /// The mapping the kernel will use for A, and whether it is `expected`.
+  ::testing::AssertionResult maps_as(const Host& A, const detail::RowMapping& expected) {
+    const auto m = detail::choose_row_mapping<TestSpace>(A.num_rows, A.nnz());
+    if (m.vector_length == expected.vector_length && m.team_size == expected.team_size &&
+        m.rows_per_worker == expected.rows_per_worker && m.team_per_row == expected.team_per_row &&
+        m.long_row == expected.long_row)
+      return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "mapping " << m.vector_length << " lanes, " << m.team_size
+                                         << " workers, " << m.rows_per_worker << " rows per worker, "
+                                         << (m.team_per_row ? "a team per row, " : "") << "long rows from "
+                                         << m.long_row;
+  }
+};
+
+/// The mapping of CPU backends: one thread per team, `rows` rows per chunk.
+detail::RowMapping host_mapping(int rows) {
+  detail::RowMapping m;
+  m.rows_per_worker = rows;
+  return m;
+}
+
+/// A GPU mapping.
+detail::RowMapping device_mapping(int lanes, int workers, int rows, bool team_per_row, std::int64_t long_row) {
+  detail::RowMapping m;
+  m.vector_length = lanes;
+  m.team_size = workers;
+  m.rows_per_worker = rows;
+  m.team_per_row = team_per_row;
+  m.long_row = long_row;
+  return m;
+}
+TYPED_TEST_SUITE(Spmv, AllConfigs, ConfigNames);
+
+TYPED_TEST(Spmv, SquareRandom) { EXPECT_TRUE(this->matches_reference(this->random(300, 300, 6, 1), 1)); }
+
+TYPED_TEST(Spmv, TallRectangular) { EXPECT_TRUE(this->matches_reference(this->random(500, 40, 5, 2), 2)); }
+
+TYPED_TEST(Spmv, WideRectangular) { EXPECT_TRUE(this->matches_reference(this->random(30, 800, 40, 3), 3)); }
+
+TYPED_TEST(Spmv, ZeroRows) {
+  using S = typename TestFixture::S;
+  const auto A = this->random(0, 50, 3, 4);
+  EXPECT_TRUE(this->spmv(A, S(1), this->random_vector(50, 4), S(1), {}).empty());
+}
+
+TYPED_TEST(Spmv, ZeroColumnsScalesY) {
+  EXPECT_TRUE(this->matches_reference(this->random(40, 0, 3, 5), 5));
+}
+
+TYPED_TEST(Spmv, NoEntriesScalesY) { EXPECT_TRUE(this->matches_reference(this->random(100, 80, 0, 6), 6)); }
+
+TYPED_TEST(Spmv, EmptyRows) {
+  RandomShape shape;
+  shape.empty_rows = 0.6;
+  EXPECT_TRUE(this->matches_reference(this->random(400, 300, 5, 7, shape), 7));
+}
+
+TYPED_TEST(Spmv, UnsortedRows) {
+  RandomShape shape;
+  shape.sorted = false;
+  EXPECT_TRUE(this->matches_reference(this->random(400, 350, 12, 8, shape), 8));
+}
+
+TYPED_TEST(Spmv, DuplicatesAreSummed) {
+  using S = typename TestFixture::S;
+  typename TestFixture::Host A;
+  A.num_rows = 1;
+  A.num_cols = 3;
+  A.row_map = {0, 3};
+  A.entries = {1, 0, 1};
+  A.values = {S(2), S(7), S(3)};
+  const auto y = this->spmv(A, S(1), {S(0), S(10), S(0)}, S(0), {S(0)});
+  EXPECT_TRUE(y[0] == S(50));
+}
+
+TYPED_TEST(Spmv, RandomDuplicatesInUnsortedRows) {
+  RandomShape shape;
+  shape.sorted = false;
+  shape.duplicates = true;
+  EXPECT_TRUE(this->matches_reference(this->random(500, 60, 9, 9, shape), 9));
+}
+
+TYPED_TEST(Spmv, OneVeryLongRow) {
+  RandomShape shape;
+  shape.long_row = 123;
+  shape.long_row_length = 5000;
+  EXPECT_TRUE(this->matches_reference(this->random(2000, 6000, 4, 10, shape), 10));
+}
+
+TYPED_TEST(Spmv, PowerLaw) {
+  using C = TypeParam;
+  const auto A = random_rmat<typename C::scalar, typename C::ordinal, typename C::offset>(12, 8, 11);
+  EXPECT_TRUE(this->matches_reference(A, 11));
+}
+
+TYPED_TEST(Spmv, BetaZeroIgnoresNaNInY) {
+  using S = typename TestFixture::S;
+  const auto A = this->random(300, 200, 6, 12);
+  const auto x = this->random_vector(200, 12);
+  const std::vector<S> y0(300, not_a_number<S>());
+  const auto y = this->spmv(A, S(2), x, S(0), y0);
+  EXPECT_TRUE(std::none_of(y.begin(), y.end(), [](const S& v) { return is_nan(v); }));
+  EXPECT_TRUE(this->agrees(A, S(2), x, S(0), y0, y));
+}
+
+TYPED_TEST(Spmv, BetaOneAccumulates) {
+  using S = typename TestFixture::S;
+  EXPECT_TRUE(this->matches_reference(this->random(300, 250, 7, 13), S(1), S(1), 13));
+}
+
+TYPED_TEST(Spmv, GeneralAlphaAndBeta) {
+  // Complex configurations get complex alpha and beta.
+  using S = typename TestFixture::S;
+  Rng rng(14);
+  const S alpha = random_value<S>(rng);
+  const S beta = random_value<S>(rng);
+  EXPECT_TRUE(this->matches_reference(this->random(300, 250, 7, 14), alpha, beta, 14));
+}
+
+TYPED_TEST(Spmv, AlphaZeroOnlyScalesY) {
+  // x is all NaN: alpha = 0 must not read it (nor A).
+  using S = typename TestFixture::S;
+  const auto A = this->random(200, 150, 5, 15);
+  const std::vector<S> x(150, not_a_number<S>());
+  const auto y0 = this->random_vector(200, 15);
+  const auto y = this->spmv(A, S(0), x, S(3), y0);
+  for (std::size_t i = 0; i < y0.size(); ++i) EXPECT_TRUE(y[i] == S(S(3) * y0[i])) << "y(" << i << ")";
+}
+
+TYPED_TEST(Spmv, AlphaAndBetaZeroClearY) {
+  using S = typename TestFixture::S;
+  const auto A = this->random(200, 150, 5, 16);
+  const std::vector<S> y0(200, not_a_number<S>());
+  const auto y = this->spmv(A, S(0), this->random_vector(150, 16), S(0), y0);
+  for (std::size_t i = 0; i < y.size(); ++i) EXPECT_TRUE(y[i] == S(0)) << "y(" << i << ")";
+}
+
+// One test per row mapping: rows of 1, 8, 100 and 5000 entries. On GPUs
+// they get 1, 8, 32 and 32 lanes per worker, the last a team of workers per
+// row; on CPUs one lane and chunks of 1024, 128, 10 and 1 rows.
+
+TYPED_TEST(Spmv, RowsOfOneEntry) {
+  const auto A = this->rows_of_length(50000, 50000, 1, 17);
+  EXPECT_TRUE(this->maps_as(A, test_space_is_host ? host_mapping(1024) : device_mapping(1, 256, 4, false, 128)));
+  EXPECT_TRUE(this->matches_reference(A, 17));
+}
+
+TYPED_TEST(Spmv, RowsOfEightEntries) {
+  const auto A = this->rows_of_length(20000, 20000, 8, 18);
+  EXPECT_TRUE(this->maps_as(A, test_space_is_host ? host_mapping(128) : device_mapping(8, 32, 4, false, 256)));
+  EXPECT_TRUE(this->matches_reference(A, 18));
+}
+
+TYPED_TEST(Spmv, RowsOfHundredEntries) {
+  const auto A = this->rows_of_length(2000, 3000, 100, 19);
+  EXPECT_TRUE(this->maps_as(A, test_space_is_host ? host_mapping(10) : device_mapping(32, 8, 1, false, 1600)));
+  EXPECT_TRUE(this->matches_reference(A, 19));
+}
+
+TYPED_TEST(Spmv, RowsOfFiveThousandEntries) {
+  const auto A = this->rows_of_length(40, 6000, 5000, 20);
+  EXPECT_TRUE(this->maps_as(A, test_space_is_host ? host_mapping(1) : device_mapping(32, 8, 1, true, 80000)));
+  EXPECT_TRUE(this->matches_reference(A, 20));
+}
+
+// The whole-team kernels forced, so that every backend runs them.
+
+TYPED_TEST(Spmv, TeamPerRowMatchesReference) {
+  RandomShape shape;
+  shape.sorted = false;
+  shape.duplicates = true;
+  shape.empty_rows = 0.2;
+  shape.long_row = 7;
+  shape.long_row_length = 3000;
+  auto mapping = test_space_is_host ? host_mapping(1) : device_mapping(32, 8, 1, true, 0);
+  mapping.team_per_row = true;
+  EXPECT_TRUE(this->forced_matches_reference(this->random(600, 400, 20, 23, shape), mapping, 23));
+}
+
+TYPED_TEST(Spmv, LongRowsOnTeamsMatchReference) {
+  // Power-law rows: every row past 40 entries is left to the sweep over blocks.
+  using C = TypeParam;
+  const auto A = random_rmat<typename C::scalar, typename C::ordinal, typename C::offset>(12, 8, 24);
+  auto mapping = test_space_is_host ? host_mapping(64) : device_mapping(8, 32, 4, false, 0);
+  mapping.long_row = 40;
+  EXPECT_TRUE(this->forced_matches_reference(A, mapping, 24));
+}
+
+TYPED_TEST(Spmv, RawViews) {
+  using S = typename TestFixture::S;
+  const auto A = this->random(250, 180, 5, 21);
+  const auto a = to_crs<typename TestFixture::Matrix>(this->space, A);
+  const auto x = this->random_vector(180, 21);
+  const auto y0 = this->random_vector(250, 22);
+  const auto y = this->device_vector(y0);
+  gustav::spmv(this->space, S(2), make_csr_ref(a.numRows(), a.numCols(), a.graph.row_map, a.graph.entries, a.values),
+               this->device_vector(x), S(0.5), y);
+  this->space.fence();
+  EXPECT_TRUE(this->agrees(A, S(2), x, S(0.5), y0, this->host_vector(y)));
+}
+
+// Input checks, with their exact messages.
+
+using Device = Kokkos::Device<TestSpace, typename TestSpace::memory_space>;
+
+template <class T>
+Kokkos::View<T*, Device> device_view(const std::vector<T>& v) {
+  Kokkos::View<T*, Device> d("gustav::test::view", v.size());
+  auto h = Kokkos::create_mirror_view(d);
+  for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
+  Kokkos::deep_copy(d, h);
+  return d;
+}
+
+struct RawCsr {
+  int rows, cols;
+  std::vector<int> row_map, entries;
+  std::vector<double> values;
+};
+
+/// A valid 3 x 3 matrix with 4 entries.
+RawCsr good() { return {3, 3, {0, 2, 3, 4}, {0, 2, 1, 0}, {1.0, 2.0, 3.0, 4.0}}; }
+
+/// Runs gustav::spmv and returns the invalid_input message ("" if none).
+std::string spmv_error(const RawCsr& A, std::size_t x_length, std::size_t y_length) {
+  try {
+    gustav::spmv(TestSpace(), 1.0,
+                 make_csr_ref(A.rows, A.cols, device_view(A.row_map), device_view(A.entries), device_view(A.values)),
+                 device_view(std::vector<double>(x_length, 1.0)), 0.0,
+                 device_view(std::vector<double>(y_length, 0.0)));
+  } catch (const gustav::invalid_input& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(SpmvValidation, GoodOperandsPass) { EXPECT_EQ(spmv_error(good(), 3, 3), ""); }
+
+TEST(SpmvValidation, XTooShort) {
+  EXPECT_EQ(spmv_error(good(), 2, 3), "gustav::spmv: x has 2 entries but A has 3 columns");
+}
+
+TEST(SpmvValidation, YTooLong) { EXPECT_EQ(spmv_error(good(), 3, 4), "gustav::spmv: y has 4 entries but A has 3 rows"); }
+
+TEST(SpmvValidation, RowMapTooShort) {
+  RawCsr A = good();
+  A.row_map = {0, 2, 4};
+  EXPECT_EQ(spmv_error(A, 3, 3), "gustav::spmv: A has a row_map of length 3 but 3 rows (expected 4)");
+}
+
+TEST(SpmvValidation, RowMapEndDiffersFromEntries) {
+  RawCsr A = good();
+  A.row_map = {0, 2, 3, 3};
+  EXPECT_EQ(spmv_error(A, 3, 3), "gustav::spmv: A has a row_map ending at 3 but 4 entries");
+}
+
+TEST(SpmvValidation, ValuesCountDiffers) {
+  RawCsr A = good();
+  A.values = {1.0, 2.0, 3.0, 4.0, 5.0};
+  EXPECT_EQ(spmv_error(A, 3, 3), "gustav::spmv: A has 5 values but 4 entries");
+}
+
+TEST(SpmvValidation, NegativeDimensions) {
+  RawCsr A = good();
+  A.rows = -1;
+  EXPECT_EQ(spmv_error(A, 3, 3), "gustav::spmv: A has negative dimensions -1 x 3");
+}
+
+}  // namespace
+}  // namespace gustav::test
