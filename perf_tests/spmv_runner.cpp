@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iomanip>
 #include <sstream>
 
@@ -31,20 +32,27 @@ void summarise(SpmvMeasurement& m, double bytes, std::int64_t nnz) {
 
 std::string describe(const SpmvComparison& c) {
   std::ostringstream s;
-  s << "spmv " << c.rows << " x " << c.cols << ", nnz " << c.nnz << ", " << std::setprecision(4)
-    << c.bytes / (1 << 20) << " MiB moved\n";
+  char line[160];
+  std::snprintf(line, sizeof line, "  %lld x %lld, nnz %lld, %.3g MB moved per SpMV\n", (long long)c.rows,
+                (long long)c.cols, (long long)c.nnz, c.bytes * 1e-6);
+  s << line;
+  std::snprintf(line, sizeof line, "  %-14s %12s %9s %9s  %s\n", "implementation", "median ms", "GB/s", "GFLOP/s",
+                "check");
+  s << line;
   for (const auto& m : c.runs) {
-    s << "  " << std::left << std::setw(10) << m.implementation << std::right;
-    if (m.ran) {
-      s << std::fixed << std::setprecision(3) << std::setw(10) << m.median_seconds * 1e3 << " ms" << std::setw(9)
-        << std::setprecision(1) << m.gbytes_per_second << " GB/s" << std::setw(8) << std::setprecision(2) << m.gflops
-        << " GFLOP/s" << std::defaultfloat;
-      s << (m.agrees ? "" : "  DISAGREES");
-    } else {
-      s << "  did not run";
+    if (!m.ran) {
+      s << "  " << std::left << std::setw(14) << m.implementation << " did not run: " << m.note << "\n";
+      continue;
     }
-    if (!m.note.empty()) s << "  (" << m.note << ")";
-    s << "\n";
+    // Gustav is the reference; a peer agrees, DISAGREES, or could not be checked.
+    std::string check;
+    if (m.implementation == "gustav") check = "reference";
+    else if (!m.checked) check = m.note;
+    else if (m.agrees) check = "agrees";
+    else check = "DISAGREES: " + m.note;
+    std::snprintf(line, sizeof line, "  %-14s %12.4f %9.2f %9.3f  ", m.implementation.c_str(), m.median_seconds * 1e3,
+                  m.gbytes_per_second, m.gflops);
+    s << line << check << "\n";
   }
   return s.str();
 }

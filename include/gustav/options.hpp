@@ -45,9 +45,13 @@ struct SpgemmOptions {
   Compression compression = Compression::automatic;
   CpuMapping cpu_mapping = CpuMapping::automatic;
 
-  /// Upper bound, in bytes, on the temporary memory of one phase (0: none).
-  /// Gustav then shrinks its memory pool and, where needed, processes rows
-  /// in chunks; C itself is not counted and must fit.
+  /// Upper bound, in bytes, on the temporary memory of one phase (0: none;
+  /// the pool is then capped at 512 MiB). Within a budget the level-2 /
+  /// dense / long-row pools take only what the analysis arrays (about 40
+  /// bytes per row of A, plus the compressed B) leave, and fewer teams take
+  /// the rows in turn, so the product completes in more steps. A budget too
+  /// small for the analysis arrays and one accumulator raises
+  /// gustav::allocation_error saying so. C, A and B are not counted.
   std::size_t memory_budget_bytes = 0;
 };
 

@@ -64,17 +64,18 @@ auto symbolic_for(const ExecSpace& space, const RefA& A, const RefB& B, const Sp
 
 template <class ExecSpace, class Plan, class RefA, class RefB, class CValues>
 void numeric_for(const ExecSpace& space, const Plan& plan, const RefA& A, const RefB& B, const CValues& c_values,
-                 const char* who) {
+                 const char* who, bool indices_checked = false) {
   using T = ProductTypes<ExecSpace, RefA, RefB>;
   static_assert(std::is_same_v<typename T::plan, Plan>, "gustav::numeric: the plan was made for other index types");
   typename T::types::c_values values = c_values;
   numeric_impl<typename T::types>(space, plan, to_input<typename T::a_input>(A), to_input<typename T::b_input>(B),
-                                  values, who);
+                                  values, who, indices_checked);
 }
 
 /// C as views sharing the plan's structure, with freshly computed values.
 template <class ExecSpace, class Plan, class RefA, class RefB>
-auto numeric_views(const ExecSpace& space, const Plan& plan, const RefA& A, const RefB& B, const char* who) {
+auto numeric_views(const ExecSpace& space, const Plan& plan, const RefA& A, const RefB& B, const char* who,
+                   bool indices_checked = false) {
   using Scalar = typename RefA::scalar_type;
   CsrViews<Scalar, typename Plan::ordinal_type, typename Plan::offset_type, typename ExecSpace::memory_space> C;
   C.num_rows = plan.num_rows();
@@ -82,20 +83,21 @@ auto numeric_views(const ExecSpace& space, const Plan& plan, const RefA& A, cons
   C.row_map = plan.row_map();
   C.entries = plan.entries();
   C.values = allocate_view<decltype(C.values)>(space, "gustav::numeric::c_values", plan.nnz(), false);
-  numeric_for(space, plan, A, B, C.values, who);
+  numeric_for(space, plan, A, B, C.values, who, indices_checked);
   return C;
 }
 
 /// C as a new CrsMatrix sharing the plan's structure.
 template <class ExecSpace, class Plan, class MatrixA, class MatrixB>
-auto numeric_matrix(const ExecSpace& space, const Plan& plan, const MatrixA& A, const MatrixB& B, const char* who) {
+auto numeric_matrix(const ExecSpace& space, const Plan& plan, const MatrixA& A, const MatrixB& B, const char* who,
+                    bool indices_checked = false) {
   using Matrix = KokkosSparse::CrsMatrix<std::remove_const_t<typename MatrixA::value_type>,
                                          std::remove_const_t<typename MatrixA::ordinal_type>,
                                          typename MatrixA::device_type, void,
                                          std::remove_const_t<typename MatrixA::size_type>>;
   typename Matrix::values_type values =
       allocate_view<typename Matrix::values_type>(space, "gustav::numeric::c_values", plan.nnz(), false);
-  numeric_for(space, plan, make_csr_ref(A), make_csr_ref(B), values, who);
+  numeric_for(space, plan, make_csr_ref(A), make_csr_ref(B), values, who, indices_checked);
   return Matrix("gustav::C", plan.num_rows(), plan.num_cols(), static_cast<typename Matrix::size_type>(plan.nnz()),
                 values, plan.row_map(), plan.entries());
 }
@@ -174,7 +176,7 @@ KokkosSparse::CrsMatrix<SA, OA, DA, void, ZA> multiply(const ExecSpace& space,
                                                        const KokkosSparse::CrsMatrix<SB, OB, DB, MB, ZB>& B,
                                                        const SpgemmOptions& options = {}) {
   const auto plan = detail::symbolic_for(space, make_csr_ref(A), make_csr_ref(B), options, "gustav::multiply", true);
-  return detail::numeric_matrix(space, plan, A, B, "gustav::multiply");
+  return detail::numeric_matrix(space, plan, A, B, "gustav::multiply", true);
 }
 
 /// C = A * B in one call, raw views in and out.
@@ -182,7 +184,7 @@ template <class ExecSpace, class RA, class EA, class VA, class RB, class EB, cla
 auto multiply(const ExecSpace& space, const CsrRef<RA, EA, VA>& A, const CsrRef<RB, EB, VB>& B,
               const SpgemmOptions& options = {}) {
   const auto plan = detail::symbolic_for(space, A, B, options, "gustav::multiply", true);
-  return detail::numeric_views(space, plan, A, B, "gustav::multiply");
+  return detail::numeric_views(space, plan, A, B, "gustav::multiply", true);
 }
 
 }  // namespace gustav

@@ -5,5 +5,6 @@ namespace gustav::tool {
 int multiply_command(int argc, char** argv);
 int info_command(int argc, char** argv);
 int bench_command(int argc, char** argv);
+int spmv_command(int argc, char** argv);
 
 }  // namespace gustav::tool

@@ -15,11 +15,15 @@ const char* usage =
     "\n"
     "  multiply A [B] [-o C.mtx] [--space serial|openmp|cuda] [--reps N] [--json FILE]\n"
     "           [--unsorted] [--accumulator automatic|hash|dense] [--compression automatic|always|never]\n"
-    "           [--kernel-times]\n"
+    "           [--kernel-times] [--memory-budget BYTES[K|M|G]] [--offsets auto|32|64]\n"
+    "           [--check-rows N]\n"
     "      C = A * B (B defaults to A). A and B are Matrix Market files or generator\n"
     "      specs such as lap3d:120, lap3d:80:27, brick:30, rmat:16:8, lap3d:100/rap.\n"
     "  bench [MATRIX...] [--standard] [--space S] [--reps N] [--warmup N] [--json FILE]\n"
     "      Gustav against Kokkos Kernels (and cuSPARSE on GPUs) on the same matrices.\n"
+    "  spmv MATRIX... [--space S] [--reps N] [--warmup N] [--alpha A] [--beta B] [--json FILE]\n"
+    "      y = alpha A x + beta y (defaults 1, 0; 10 reps after 2 warm-ups) with Gustav,\n"
+    "      Kokkos Kernels and cuSPARSE on GPUs: median time, GB/s, GFLOP/s, agreement.\n"
     "  info\n"
     "      Gustav and Kokkos versions, enabled backends, the GPU.\n";
 
@@ -36,6 +40,7 @@ int main(int argc, char** argv) {
     if (command == "multiply") return gustav::tool::multiply_command(argc, argv);
     if (command == "info") return gustav::tool::info_command(argc, argv);
     if (command == "bench") return gustav::tool::bench_command(argc, argv);
+    if (command == "spmv") return gustav::tool::spmv_command(argc, argv);
     std::fprintf(stderr, "gustav: unknown command '%s'\n\n%s", command.c_str(), usage);
     return 2;
   } catch (const gustav::tool::UsageError& e) {

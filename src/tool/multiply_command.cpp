@@ -17,6 +17,7 @@
 #include "kernel_timer.hpp"
 #include "operand_loading.hpp"
 #include "options_parsing.hpp"
+#include "sampled_check.hpp"
 #include "spaces.hpp"
 
 namespace gustav::tool {
@@ -31,16 +32,18 @@ struct Summary {
   bench::Measurement m;
   SpgemmStats stats;
   HostMatrix C;
+  SampledCheck check;
 };
 
 template <class Offset, class Space>
 Summary multiply_on(const Space& space, const Operands& ops, const SpgemmOptions& options, int warmups, int reps,
-                    bool keep_c) {
+                    bool keep_c, std::int64_t check_rows = 0) {
   using Matrix = bench::DeviceMatrix<Space, Offset>;
   const auto A = to_crs<Matrix>(space, ops.A, "gustav::tool::A");
   const auto B = to_crs<Matrix>(space, ops.B, "gustav::tool::B");
   auto run = bench::run_gustav(space, A, B, options, "gustav", warmups, reps);
-  Summary s{run.measurement, run.stats, {}};
+  Summary s{run.measurement, run.stats, {}, {}};
+  if (check_rows > 0) s.check = check_sampled_rows(ops.A, ops.B, run.C, check_rows);
   if (keep_c) s.C = to_host_csr<double, std::int64_t, std::int64_t>(run.C);
   return s;
 }
@@ -92,7 +95,7 @@ std::string json_of(const Operands& ops, const std::string& space, const Summary
 
 int multiply_command(int argc, char** argv) {
   const Arguments args(argc, argv, 2, {"unsorted", "kernel-times"},
-                       {"output", "space", "reps", "json", "accumulator", "compression"});
+                       {"output", "space", "reps", "json", "accumulator", "compression", "memory-budget", "offsets", "check-rows"});
   if (args.positional().empty() || args.positional().size() > 2)
     throw UsageError{"multiply needs A (a .mtx file or a generator spec) and optionally B"};
   const auto ops = load_operands(args.positional()[0], args.positional().size() > 1 ? args.positional()[1] : "");
@@ -100,19 +103,33 @@ int multiply_command(int argc, char** argv) {
   const int reps = static_cast<int>(args.get_int("reps", 5, 1, 100000));
   const SpgemmOptions options = parse_spgemm_options(args);
   const bool keep_c = args.has("output");
+  const std::int64_t check_rows = args.get_int("check-rows", 0, 0, 1000000);
   if (ops.A.num_rows > std::numeric_limits<int>::max() || ops.A.num_cols > std::numeric_limits<int>::max() ||
       ops.B.num_cols > std::numeric_limits<int>::max())
     throw invalid_input("gustav multiply: dimensions beyond 2^31 - 1 are not supported by the tool");
   // 32-bit offsets while nnz(C) surely fits (it is at most the product count).
   std::int64_t bound = 0;
   for (auto k : ops.A.entries) bound += ops.B.row_map[k + 1] - ops.B.row_map[k];
-  const bool small = bound < std::numeric_limits<int>::max() && ops.A.nnz() < std::numeric_limits<int>::max() &&
-                     ops.B.nnz() < std::numeric_limits<int>::max();
+  const std::string offsets = args.get("offsets", "auto");
+  if (offsets != "auto" && offsets != "32" && offsets != "64")
+    throw UsageError{"--offsets must be auto, 32 or 64, got '" + offsets + "'"};
+  const bool small = offsets == "32" || (offsets == "auto" && bound < std::numeric_limits<int>::max() &&
+                                         ops.A.nnz() < std::numeric_limits<int>::max() &&
+                                         ops.B.nnz() < std::numeric_limits<int>::max());
   const Summary s = with_space(space, [&](const auto& sp) {
-    return small ? multiply_on<int>(sp, ops, options, 1, reps, keep_c)
-                 : multiply_on<std::int64_t>(sp, ops, options, 1, reps, keep_c);
+    return small ? multiply_on<int>(sp, ops, options, 1, reps, keep_c, check_rows)
+                 : multiply_on<std::int64_t>(sp, ops, options, 1, reps, keep_c, check_rows);
   });
   print_summary(ops, space, s);
+  if (check_rows > 0) {
+    if (s.check.first_problem.empty()) {
+      std::printf("check        %lld sampled rows of C (%lld entries) agree with a host computation\n",
+                  (long long)s.check.rows_checked, (long long)s.check.entries_checked);
+    } else {
+      std::printf("check        DISAGREES: %s\n", s.check.first_problem.c_str());
+      return 1;
+    }
+  }
   if (args.has("kernel-times")) {
     // One more product with every kernel fenced and timed.
     std::vector<bench::KernelTime> times;

@@ -1,9 +1,32 @@
 #pragma once
 // Maps command-line options onto gustav::SpgemmOptions.
+#include <cstddef>
+#include <exception>
+#include <string>
+
 #include "arguments.hpp"
 #include "gustav/options.hpp"
 
 namespace gustav::tool {
+
+/// "123", "64K", "512M", "2G" (powers of 1024) as bytes.
+inline std::size_t parse_bytes(const std::string& text) {
+  std::size_t used = 0;
+  unsigned long long n = 0;
+  try {
+    n = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    throw UsageError{"--memory-budget takes bytes such as 500000, 64K, 512M or 2G, got '" + text + "'"};
+  }
+  const std::string suffix = text.substr(used);
+  unsigned long long scale = 1;
+  if (suffix == "K" || suffix == "k") scale = 1ull << 10;
+  else if (suffix == "M" || suffix == "m") scale = 1ull << 20;
+  else if (suffix == "G" || suffix == "g") scale = 1ull << 30;
+  else if (!suffix.empty())
+    throw UsageError{"--memory-budget takes bytes such as 500000, 64K, 512M or 2G, got '" + text + "'"};
+  return static_cast<std::size_t>(n * scale);
+}
 
 inline SpgemmOptions parse_spgemm_options(const Arguments& args) {
   SpgemmOptions o;
@@ -18,6 +41,7 @@ inline SpgemmOptions parse_spgemm_options(const Arguments& args) {
   else if (comp == "always") o.compression = Compression::always;
   else if (comp == "never") o.compression = Compression::never;
   else throw UsageError{"--compression must be automatic, always or never, got '" + comp + "'"};
+  if (args.has("memory-budget")) o.memory_budget_bytes = parse_bytes(args.get("memory-budget", ""));
   return o;
 }
 

@@ -38,11 +38,31 @@ std::size_t view_bytes(const View& v) {
   return v.span() * sizeof(typename View::value_type);
 }
 
-/// Running and peak total of the temporaries of one phase.
+/// Running and peak total of the temporaries of one phase, held within an
+/// optional budget (SpgemmOptions::memory_budget_bytes).
 class TempMemory {
  public:
+  /// Refuses, with gustav::allocation_error, any temporary that would take
+  /// the running total past `bytes` (0: no budget).
+  void set_budget(std::size_t bytes) { budget_ = bytes; }
+
+  /// Bytes that may still be allocated within the budget.
+  std::size_t room() const {
+    if (budget_ == 0) return static_cast<std::size_t>(-1);
+    return budget_ > current_ ? budget_ - current_ : 0;
+  }
+
   template <class View, class ExecSpace>
   View allocate(const ExecSpace& space, const std::string& label, std::size_t n, bool zero) {
+    const std::size_t bytes = n * sizeof(typename View::value_type);
+    if (bytes > room()) {
+      std::ostringstream s;
+      s << label << ": " << bytes << " bytes of temporaries on top of the " << current_
+        << " already held exceed the memory budget of " << budget_
+        << " bytes (SpgemmOptions::memory_budget_bytes); the budget must cover the O(rows) analysis arrays "
+           "and one accumulator chunk";
+      throw allocation_error(s.str());
+    }
     View v = allocate_view<View>(space, label, n, zero);
     current_ += view_bytes(v);
     peak_ = std::max(peak_, current_);
@@ -68,6 +88,7 @@ class TempMemory {
  private:
   std::size_t current_ = 0;
   std::size_t peak_ = 0;
+  std::size_t budget_ = 0;
 };
 
 }  // namespace gustav::detail

@@ -139,6 +139,9 @@ std::size_t launch_long_rows(const ExecSpace& space, const Pass& pass, const Row
   Kokkos::parallel_scan(label + "::row_bytes", Range(space, 0, count + 1),
                         LongRowBytes<Pass, Rows, decltype(offsets)>{pass, rows, offsets, count});
   auto host_offsets = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), offsets);
+  auto units = temp.allocate<Kokkos::View<std::int64_t*, Device>>(space, label + "::units", count + 1, false);
+  // Within a memory budget the pool takes what is left of it.
+  max_pool_bytes = std::min(max_pool_bytes, temp.room());
   // Batches: as many consecutive rows as fit the pool (at least one).
   std::vector<std::int64_t> starts{0};
   std::int64_t largest = 0;
@@ -154,7 +157,6 @@ std::size_t launch_long_rows(const ExecSpace& space, const Pass& pass, const Row
 
   // Accumulators start clean: zero (bitmaps) or cleared by long_prepare.
   auto pool = temp.allocate<Kokkos::View<std::uint64_t*, Device>>(space, label + "::pool", (largest + 7) / 8, true);
-  auto units = temp.allocate<Kokkos::View<std::int64_t*, Device>>(space, label + "::units", count + 1, false);
   for (std::size_t b = 0; b + 1 < starts.size(); ++b) {
     const std::int64_t first = starts[b];
     const std::int64_t n = starts[b + 1] - first;

@@ -35,11 +35,15 @@ void check_plan_matches(const Plan& plan, const AIn& A, const BIn& B, const char
 
 template <class Types, class ExecSpace, class Plan, class AIn, class BIn, class CValues>
 void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const BIn& B, const CValues& c_values,
-                  const char* who) {
+                  const char* who, bool indices_checked) {
   check_plan_matches(plan, A, B, who);
-  validate_csr(space, A, who, "A", true, false);
-  validate_csr(space, B, who, "B", true, false);
-  // (multiply has validated A and B already; these are the O(1) checks.)
+  // A structure that changed after the symbolic phase while keeping its shape
+  // and nnz would make the kernels read outside B or C, so numeric repeats the
+  // O(nnz) checks (unless the plan was made with validate_indices = false, or
+  // multiply's symbolic phase has just run them on the same views).
+  const bool full = plan.options_.validate_indices && !indices_checked;
+  validate_csr(space, A, who, "A", true, full);
+  validate_csr(space, B, who, "B", true, full);
   if (static_cast<std::int64_t>(c_values.extent(0)) != static_cast<std::int64_t>(plan.nnz())) {
     std::ostringstream s;
     s << who << ": C's values hold " << c_values.extent(0) << " entries but the plan has nnz(C) = " << plan.nnz();
@@ -51,6 +55,7 @@ void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const 
   const Mapping mapping = choose_mapping(space, plan.options_);
   auto errors = make_error_flag<typename Types::device_type>(space, "gustav::numeric::errors");
   TempMemory temp;
+  temp.set_budget(plan.options_.memory_budget_bytes);
   temp.add_resident(view_bytes(schedule.binning.perm));
   std::size_t pool_bytes = 0;
   auto run = [&](auto concurrency) {
@@ -67,7 +72,6 @@ void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const 
     pass.errors = errors;
     pass.max_load = schedule.max_load;
     PoolSizing pools = schedule.pools;
-    if (plan.options_.memory_budget_bytes > 0) pools.max_bytes = plan.options_.memory_budget_bytes / 2;
     pool_bytes = launch_tiers(space, pass, schedule.tiers, schedule.binning, pools, "gustav::numeric", temp);
   };
   if (mapping.one_thread_per_row) {

@@ -118,7 +118,6 @@ void plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& mapping, st
     r.spill_row_bytes = [](int log2) { return Pass::region_bytes(log2, 0); };
     r.vector_length = vector_length_for<ExecSpace>(avg_b_row);
     r.max_need = max_nnz;
-    if (options.memory_budget_bytes > 0) schedule.pools.max_bytes = options.memory_budget_bytes / 2;
     // Long rows' tables are sized by their own nnz: always affordable.
     r.long_rows = !mapping.one_thread_per_row;
     schedule.tiers = tiers_for(mapping, r, options, Pass::dense_bytes(b_cols));
@@ -165,7 +164,6 @@ std::size_t run_symbolic_pass(const ExecSpace& space, const AIn& A, const Source
     r.spill_bypasses_level1 = Fill;
     r.max_need = max_need;
     PoolSizing pools;
-    if (plan.options_.memory_budget_bytes > 0) pools.max_bytes = plan.options_.memory_budget_bytes / 2;
     r.long_rows = !mapping.one_thread_per_row &&
                   Pass::long_bytes_for_columns(b_cols) * min_long_rows_per_batch <= pools.max_bytes;
     const auto tiers = tiers_for(mapping, r, plan.options_, Pass::dense_bytes(universe));
@@ -234,6 +232,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   auto& stats = plan.stats_;
 
   TempMemory temp;
+  temp.set_budget(options.memory_budget_bytes);
   plan.c_row_map_ = allocate_view<typename Types::c_row_map>(space, "gustav::symbolic::c_row_map", A.num_rows + 1, true);
   const Mapping mapping = choose_mapping(space, options);
 
@@ -301,6 +300,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   // Numeric schedule, kept in the plan.
   const double avg_b_row = static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows > 0 ? B.num_rows : 1);
   TempMemory numeric_temp;
+  numeric_temp.set_budget(options.memory_budget_bytes);
   plan_numeric<Types>(space, plan, mapping, B.num_cols, avg_b_row, products, numeric_temp);
   temp.release(products);
   stats.symbolic_peak_temp_bytes = temp.peak();

@@ -114,12 +114,18 @@ std::size_t launch_tiers(const ExecSpace& space, const Pass& pass, const std::ve
   std::size_t pool_bytes = 0;
   for (std::size_t t = 0; t < tiers.size(); ++t) {
     const Tier& tier = tiers[t];
+    // A memory budget shrinks the pool to what is left of it, keeping at
+    // least a chunk and a little room: fewer teams then take the rows in
+    // turn, each keeping its chunk (rows processed in chunks).
+    const std::size_t headroom = 4096;
+    const std::size_t room = temp.room() > headroom ? temp.room() - headroom : 0;
+    const std::size_t max_pool = std::min(pools.max_bytes, room);
     const std::int64_t n = binning.rows_in(static_cast<int>(t));
     if (n == 0) continue;
     const std::string name = label + "::" + tier.name;
     Rows rows = Kokkos::subview(binning.perm, std::make_pair(binning.offsets[t], binning.offsets[t + 1]));
     if (tier.long_rows) {
-      pool_bytes += launch_long_rows(space, pass, rows, n, pools.max_bytes, tier.vector_length, name, temp);
+      pool_bytes += launch_long_rows(space, pass, rows, n, max_pool, tier.vector_length, name, temp);
       continue;
     }
     auto run = [&](auto level) {
@@ -149,7 +155,7 @@ std::size_t launch_tiers(const ExecSpace& space, const Pass& pass, const std::ve
       if (tier.spill || tier.dense) {
         const std::size_t chunk = tier.dense ? pools.dense_chunk_bytes : pools.spill_chunk_bytes;
         std::int64_t chunks = std::min<std::int64_t>(league, concurrent_teams(space, team_size, tier.vector_length));
-        chunks = std::min<std::int64_t>(chunks, static_cast<std::int64_t>(pools.max_bytes / std::max<std::size_t>(chunk, 1)));
+        chunks = std::min<std::int64_t>(chunks, static_cast<std::int64_t>(max_pool / std::max<std::size_t>(chunk, 1)));
         chunks = std::max<std::int64_t>(chunks, 1);
         // Teams loop over rows and keep their chunk, so as many teams as chunks.
         league = std::min(league, chunks);
