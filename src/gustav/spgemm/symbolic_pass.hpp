@@ -232,6 +232,10 @@ struct SymbolicPass {
         std::int64_t count = 0;
         for (std::uint32_t m = present; m; m &= m - 1) count += popcount32(b.words[s * 32 + lowest_bit32(m)]);
         std::int64_t out = base + team.team_scan(count);
+        // Team collectives share one scratch buffer and end without a
+        // barrier: every thread must have read the scan before the broadcast
+        // writes, and the broadcast before the next round's scan writes.
+        team.team_barrier();
         for (std::uint32_t m = present; m; m &= m - 1) {
           const std::int64_t w = s * 32 + lowest_bit32(m);
           for (std::uint32_t bits = b.words[w]; bits; bits &= bits - 1)
@@ -241,6 +245,7 @@ struct SymbolicPass {
         if (s < summaries) b.summary[s] = 0;
         // The round's total reaches every thread through the last one's end.
         team.team_broadcast(out, team.team_size() - 1);
+        team.team_barrier();
         base = out;
       }
     } else {
@@ -251,6 +256,8 @@ struct SymbolicPass {
             for (std::uint32_t m = b.summary[s]; m; m &= m - 1) acc += popcount32(b.words[s * 32 + lowest_bit32(m)]);
           },
           nnz);
+      // The first result is read from the buffer the second reduction writes.
+      team.team_barrier();
       Kokkos::parallel_reduce(
           Kokkos::TeamVectorRange(team, summaries),
           [&](std::int64_t s, std::int64_t& acc) { acc += popcount32(b.summary[s]); }, nonzero_words);
