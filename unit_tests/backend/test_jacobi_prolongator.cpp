@@ -7,7 +7,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,6 +19,7 @@
 #include "support/reference_spgemm.hpp"
 #include "support/test_configs.hpp"
 #include "support/test_space.hpp"
+#include "support/host_copy.hpp"
 
 namespace gustav::test {
 namespace {
@@ -53,30 +53,6 @@ std::vector<ReferenceRow<S>> reference_jacobi(const HostCsr<S, O, Z>& A, const H
     }
   }
   return P;
-}
-
-template <class S, class O, class Z, class Views>
-HostCsr<S, O, Z> host_of_views(const Views& v) {
-  HostCsr<S, O, Z> h;
-  h.num_rows = static_cast<O>(v.num_rows);
-  h.num_cols = static_cast<O>(v.num_cols);
-  auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.row_map);
-  auto entries = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.entries);
-  auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.values);
-  h.row_map.assign(row_map.data(), row_map.data() + row_map.extent(0));
-  h.entries.assign(entries.data(), entries.data() + entries.extent(0));
-  h.values.assign(values.data(), values.data() + values.extent(0));
-  return h;
-}
-
-template <class E>
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "";
 }
 
 template <class C>
@@ -222,12 +198,12 @@ TYPED_TEST(JacobiProlongator, RawViewsInAndOut) {
     return make_csr_ref(m.numRows(), m.numCols(), m.graph.row_map, m.graph.entries, m.values);
   };
   const auto [plan, P] = jacobi_prolongator(this->space, this->omega, ref(dA), ref(dP));
-  EXPECT_TRUE(this->matches(host_of_views<typename TF::S, typename TF::O, typename TF::Z>(P), A, P_tent));
+  EXPECT_TRUE(this->matches(host_copy<typename TF::S, typename TF::O, typename TF::Z>(P), A, P_tent));
 
   const auto A2 = TF::with_new_values(A, 12);
   const auto dA2 = this->device(A2);
   jacobi_prolongator_numeric(this->space, plan, this->omega, ref(dA2), ref(dP), P.values);
-  EXPECT_TRUE(this->matches(host_of_views<typename TF::S, typename TF::O, typename TF::Z>(P), A2, P_tent));
+  EXPECT_TRUE(this->matches(host_copy<typename TF::S, typename TF::O, typename TF::Z>(P), A2, P_tent));
 }
 
 TYPED_TEST(JacobiProlongator, EmptyAggregatesStayEmptyColumns) {

@@ -16,6 +16,7 @@
 #include "support/random_csr.hpp"
 #include "support/test_configs.hpp"
 #include "support/test_space.hpp"
+#include "support/host_copy.hpp"
 
 namespace gustav::test {
 namespace {
@@ -62,20 +63,6 @@ template <class S, class O, class Z>
     if (std::memcmp(&got.values[p], &want.values[p], sizeof(S)) != 0)
       return ::testing::AssertionFailure() << "value " << p << " differs";
   return ::testing::AssertionSuccess();
-}
-
-template <class S, class O, class Z, class Views>
-HostCsr<S, O, Z> host_copy(const Views& v) {
-  HostCsr<S, O, Z> h;
-  h.num_rows = static_cast<O>(v.num_rows);
-  h.num_cols = static_cast<O>(v.num_cols);
-  auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.row_map);
-  auto entries = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.entries);
-  auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.values);
-  h.row_map.assign(row_map.data(), row_map.data() + row_map.extent(0));
-  h.entries.assign(entries.data(), entries.data() + entries.extent(0));
-  h.values.assign(values.data(), values.data() + values.extent(0));
-  return h;
 }
 
 template <class C>

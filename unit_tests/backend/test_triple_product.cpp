@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,6 +16,7 @@
 #include "support/reference_spgemm.hpp"
 #include "support/test_configs.hpp"
 #include "support/test_space.hpp"
+#include "support/host_copy.hpp"
 
 namespace gustav::test {
 namespace {
@@ -45,31 +45,6 @@ template <class S, class O, class Z>
 std::vector<ReferenceRow<S>> reference_triple(const HostCsr<S, O, Z>& R, const HostCsr<S, O, Z>& A,
                                               const HostCsr<S, O, Z>& P) {
   return reference_times(R, reference_multiply(A, P));
-}
-
-template <class S, class O, class Z, class Views>
-HostCsr<S, O, Z> host_of_views(const Views& v) {
-  HostCsr<S, O, Z> h;
-  h.num_rows = static_cast<O>(v.num_rows);
-  h.num_cols = static_cast<O>(v.num_cols);
-  auto row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.row_map);
-  auto entries = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.entries);
-  auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.values);
-  h.row_map.assign(row_map.data(), row_map.data() + row_map.extent(0));
-  h.entries.assign(entries.data(), entries.data() + entries.extent(0));
-  h.values.assign(values.data(), values.data() + values.extent(0));
-  return h;
-}
-
-/// The message of the exception f throws, or "" when it throws none of type E.
-template <class E>
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "";
 }
 
 template <class C>
@@ -186,12 +161,12 @@ TYPED_TEST(TripleProduct, RawViewsInAndOut) {
     return make_csr_ref(m.numRows(), m.numCols(), m.graph.row_map, m.graph.entries, m.values);
   };
   const auto [plan, Ac] = triple_product(this->space, ref(dR), ref(dA), ref(dP));
-  EXPECT_TRUE(this->matches(host_of_views<typename TF::S, typename TF::O, typename TF::Z>(Ac), R, A, P));
+  EXPECT_TRUE(this->matches(host_copy<typename TF::S, typename TF::O, typename TF::Z>(Ac), R, A, P));
 
   const auto A2 = TF::with_new_values(A, 17);
   const auto dA2 = this->device(A2);
   triple_product_numeric(this->space, plan, ref(dR), ref(dA2), ref(dP), Ac.values);
-  EXPECT_TRUE(this->matches(host_of_views<typename TF::S, typename TF::O, typename TF::Z>(Ac), R, A2, P));
+  EXPECT_TRUE(this->matches(host_copy<typename TF::S, typename TF::O, typename TF::Z>(Ac), R, A2, P));
 }
 
 TYPED_TEST(TripleProduct, EmptyAggregatesGiveEmptyRowsAndColumns) {
@@ -315,8 +290,8 @@ TYPED_TEST(TripleProduct, GalerkinRawViewsInAndOut) {
   };
   const auto [R, plan, Ac] = galerkin_product(this->space, ref(dA), ref(dP));
   const auto Rt = reference_transpose(P);
-  EXPECT_EQ((host_of_views<typename TF::S, typename TF::O, typename TF::Z>(R).entries), Rt.entries);
-  EXPECT_TRUE(this->matches(host_of_views<typename TF::S, typename TF::O, typename TF::Z>(Ac), Rt, A, P));
+  EXPECT_EQ((host_copy<typename TF::S, typename TF::O, typename TF::Z>(R).entries), Rt.entries);
+  EXPECT_TRUE(this->matches(host_copy<typename TF::S, typename TF::O, typename TF::Z>(Ac), Rt, A, P));
 }
 
 TYPED_TEST(TripleProduct, GalerkinRejectsRectangularA) {
