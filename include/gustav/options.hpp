@@ -8,15 +8,17 @@ namespace gustav {
 /// Accumulator used on CPU (host) execution spaces. GPUs always use the
 /// two-level hashmap (level 1 in team scratch, level 2 from the memory pool).
 enum class Accumulator {
-  automatic,  ///< dense where the column count makes it cheaper, else hash
+  automatic,  ///< dense up to 8 MiB per thread (and one per thread within a memory budget), else hash
   hash,       ///< two-level hashmap, cache-sized level 1
-  dense,      ///< one dense array per thread over the columns of B (KKSPEED)
+  dense,      ///< one dense array per thread over the columns of B (KKSPEED): a bitmap
+              ///< and its touched words (8 bytes per 32 columns) in the symbolic phase,
+              ///< an int per column in the numeric phase
 };
 
 /// Compression of B for the symbolic phase: each row becomes pairs
 /// (column-set index, 32-bit mask), so row unions are bit operations.
 enum class Compression {
-  automatic,  ///< compress when it removes at least a fifth of B's entries
+  automatic,  ///< compress when it removes at least a fifth of B's entries (a tenth on CPUs)
   always,
   never,
 };
@@ -25,7 +27,11 @@ enum class Compression {
 /// hierarchical mapping.
 enum class CpuMapping {
   automatic,      ///< one thread per row, no atomics (fastest on CPUs)
-  hierarchical,   ///< the GPU mapping: teams of workers with shared tables
+  /// The GPU mapping: teams of workers with shared tables, so the same
+  /// kernel can be compared across architectures. On CPUs it is an order of
+  /// magnitude slower than `automatic` (every row costs several team
+  /// barriers and atomics that one thread per row does not need).
+  hierarchical,
 };
 
 struct SpgemmOptions {

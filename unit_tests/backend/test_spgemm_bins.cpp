@@ -79,13 +79,23 @@ TYPED_TEST(SpgemmBins, EveryBinHierarchicalMappingOnCpu) {
 
 TYPED_TEST(SpgemmBins, DenseAccumulatorOnCpu) {
   if (!test_space_is_host) GTEST_SKIP() << "the dense accumulator is a CPU option";
-  SpgemmOptions options;
-  options.accumulator = Accumulator::dense;
   typename TestFixture::Host A, B;
   this->make_doubling_rows(A, B);
-  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), options);
-  EXPECT_EQ(plan.stats().accumulator, "dense");
-  EXPECT_TRUE(this->multiply_matches(A, B, options));
+  // Rows of 1 to 32768 products: short rows read their bitmap out by sorting
+  // the touched words, long ones by scanning it; with B compressed and not,
+  // sorted and in touched order.
+  for (const auto compression : {Compression::always, Compression::never})
+    for (const bool sorted : {true, false}) {
+      SCOPED_TRACE(std::string(compression == Compression::always ? "compressed" : "uncompressed") +
+                   (sorted ? ", sorted" : ", unsorted"));
+      SpgemmOptions options;
+      options.accumulator = Accumulator::dense;
+      options.compression = compression;
+      options.sort_rows = sorted;
+      const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), options);
+      EXPECT_EQ(plan.stats().accumulator, "dense");
+      EXPECT_TRUE(this->multiply_matches(A, B, options));
+    }
 }
 
 TYPED_TEST(SpgemmBins, LongRowsOverHugeColumnRangeKeepHashmap) {

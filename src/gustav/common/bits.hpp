@@ -9,8 +9,16 @@ namespace gustav::detail {
 KOKKOS_INLINE_FUNCTION int popcount32(std::uint32_t x) {
 #if defined(__CUDA_ARCH__)
   return __popc(x);
-#else
+#elif defined(__POPCNT__)
   return __builtin_popcount(x);
+#else
+  // Without the popcnt instruction enabled (-mpopcnt or an -march that has
+  // it) the builtin becomes a library call, several times slower than these
+  // few inline operations in the symbolic phase's inner loop.
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+  return static_cast<int>((x * 0x01010101u) >> 24);
 #endif
 }
 

@@ -40,9 +40,8 @@ struct SymbolicPass {
   Kokkos::View<int, typename Types::device_type> errors;
   double max_load = 0.5;
   bool sort_rows = true;
-  std::int64_t dense_universe = 0;  ///< key range of the dense accumulator
   std::int64_t max_row_count = 0;   ///< largest nnz a row of C may have in COffset
-  std::int64_t bitmap_words = 0;    ///< long rows: 32-bit words of a bitmap over B's columns
+  std::int64_t bitmap_words = 0;    ///< long rows and dense rows: 32-bit words of a bitmap over B's columns
 
   KOKKOS_INLINE_FUNCTION std::int64_t need(std::int64_t row) const {
     return static_cast<std::int64_t>(need_of(row));
@@ -60,11 +59,13 @@ struct SymbolicPass {
     layout(c, log2_slots);
     return c.used();
   }
-  /// Dense accumulator bytes: a mask and a touched-list entry per key.
-  static std::size_t dense_bytes(std::int64_t universe) {
+  /// Dense accumulator bytes: a bitmap word and a touched-list entry per 32
+  /// columns of B.
+  static std::size_t dense_bytes(std::int64_t b_cols) {
+    const std::int64_t words = (b_cols + 31) / 32;
     Carver c(nullptr);
-    c.take<std::uint32_t>(universe);
-    c.take<Ordinal>(universe);
+    c.take<std::uint32_t>(words);
+    c.take<Ordinal>(words);
     return c.used();
   }
 
@@ -326,42 +327,57 @@ struct SymbolicPass {
     }
   }
 
-  /// CPU dense accumulator (KKSPEED): one mask per key of the whole range and
-  /// a list of the keys touched, so clearing costs what the row touched.
+  /// CPU dense accumulator (KKSPEED): a bitmap over B's columns, one 32-bit
+  /// word per column set (compressed keys are exactly those words), and the
+  /// list of words the row touched, so clearing costs what the row touched.
+  /// The fill pass reads a row out in order either by sorting the touched
+  /// words or, when the row touches a large share of the bitmap (power-law
+  /// rows), by scanning the whole bitmap, which is cheaper than the sort.
   template <class Member>
   KOKKOS_INLINE_FUNCTION void dense_row(const Member&, const RowContext& ctx) const {
     if (ctx.row < 0) return;
     Carver c(ctx.chunk);
-    std::uint32_t* masks = c.take<std::uint32_t>(dense_universe);
-    Ordinal* touched = c.take<Ordinal>(dense_universe);
-    std::int64_t used = 0;
+    std::uint32_t* words = c.take<std::uint32_t>(bitmap_words);
+    Ordinal* touched = c.take<Ordinal>(bitmap_words);
+    std::int64_t used = 0, nnz = 0;
     const std::int64_t row = ctx.row;
     for (auto j = a_row_map(row); j < a_row_map(row + 1); ++j) {
       const auto k = a_entries(j);
       for (auto p = source.row_map(k); p < source.row_map(k + 1); ++p) {
         const Ordinal key = source.keys(p);
-        if (masks[key] == 0) touched[used++] = key;
-        masks[key] |= source.mask(p);
+        const Ordinal w = source.compressed ? key : static_cast<Ordinal>(key >> column_set_shift);
+        const std::uint32_t bits =
+            source.compressed ? source.mask(p) : std::uint32_t(1) << (key & ((1 << column_set_shift) - 1));
+        const std::uint32_t before = words[w];
+        if (before == 0) touched[used++] = w;
+        words[w] = before | bits;
+        nnz += popcount32(bits & ~before);
       }
     }
     if constexpr (Fill) {
-      if (sort_rows) sequential_sort_pairs(touched, static_cast<std::uint32_t*>(nullptr), used);
       std::int64_t out = static_cast<std::int64_t>(c_row_map(row));
-      for (std::int64_t t = 0; t < used; ++t) {
-        const std::uint32_t m = masks[touched[t]];
-        expand(touched[t], m, out);
-        out += popcount32(m);
-        masks[touched[t]] = 0;
+      auto emit = [&](std::int64_t w) {
+        for (std::uint32_t bits = words[w]; bits; bits &= bits - 1)
+          c_entries(out++) = static_cast<Ordinal>((w << column_set_shift) + lowest_bit32(bits));
+        words[w] = 0;
+      };
+      if (sort_rows && bitmap_words <= scan_instead_of_sort * used * (1 + log2_floor(next_pow2(used)))) {
+        for (std::int64_t w = 0; w < bitmap_words; ++w)
+          if (words[w]) emit(w);
+      } else {
+        if (sort_rows) sequential_sort_pairs(touched, static_cast<std::uint32_t*>(nullptr), used);
+        for (std::int64_t t = 0; t < used; ++t) emit(touched[t]);
       }
     } else {
-      std::int64_t nnz = 0;
-      for (std::int64_t t = 0; t < used; ++t) {
-        nnz += popcount32(masks[touched[t]]);
-        masks[touched[t]] = 0;
-      }
-      record_count(row, nnz, used);
+      for (std::int64_t t = 0; t < used; ++t) words[touched[t]] = 0;
+      // The fill pass is sized by distinct keys: sets when B is compressed,
+      // columns otherwise.
+      record_count(row, nnz, source.compressed ? used : nnz);
     }
   }
+  /// A scan of the bitmap reads words that are mostly sequential and in
+  /// cache; a sort of n touched words costs about n log n dependent steps.
+  static constexpr std::int64_t scan_instead_of_sort = 4;
 };
 
 }  // namespace gustav::detail

@@ -39,6 +39,10 @@ struct TierKernel {
   bool per_row_slots = false;
   std::size_t region_bytes = 0;  ///< level-1 bytes per worker (worker level) or team
   MemoryPool<Device> pool;
+  /// Host pooled tiers: teams claim `claim_blocks` consecutive blocks at a
+  /// time from this counter (see claimed_blocks); unused elsewhere.
+  Kokkos::View<std::int64_t, Device> next_block;
+  std::int64_t claim_blocks = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const int regions = Level::team_wide ? 1 : team.team_size();
@@ -72,18 +76,44 @@ struct TierKernel {
       // blocks because pooled tiers launch only as many teams as chunks.
       const std::int64_t block_rows = static_cast<std::int64_t>(workers) * rows_per_worker;
       const std::int64_t blocks = (num_rows + block_rows - 1) / block_rows;
-      for (std::int64_t block = team.league_rank(); block < blocks; block += team.league_size()) {
+      auto run_block = [&](std::int64_t block) {
         for (int round = 0; round < rows_per_worker; ++round) {
           const std::int64_t idx = block * block_rows + static_cast<std::int64_t>(round) * workers + worker;
           ctx.row = idx < num_rows ? static_cast<std::int64_t>(rows(idx)) : -1;
           ctx.log2_slots = ctx.row >= 0 ? slots_for(ctx.row) : log2_slots;
           pass.template process_row<Level>(team, ctx);
         }
+      };
+      if (claim_blocks > 0) {
+        claimed_blocks(team, blocks, run_block);
+      } else {
+        for (std::int64_t block = team.league_rank(); block < blocks; block += team.league_size()) run_block(block);
       }
     }
     if (chunk_id >= 0) {
       team.team_barrier();
       Kokkos::single(Kokkos::PerTeam(team), [&]() { pool.release(chunk_id); });
+    }
+  }
+
+  /// Runs blocks claimed from `next_block`, `claim_blocks` consecutive ones
+  /// at a time. On CPUs a pooled tier has one team per thread; striding over
+  /// blocks would interleave the threads every few rows (shared cache lines
+  /// of C, no streaming through A) and fix each thread's share in advance
+  /// (power-law rows cluster). Claiming runs of blocks keeps each thread on
+  /// contiguous rows and balances the load.
+  template <class RunBlock>
+  KOKKOS_INLINE_FUNCTION void claimed_blocks(const Member& team, std::int64_t blocks, RunBlock& run_block) const {
+    while (true) {
+      std::int64_t first = 0;
+      Kokkos::single(
+          Kokkos::PerTeam(team), [&](std::int64_t& f) { f = Kokkos::atomic_fetch_add(&next_block(), claim_blocks); },
+          first);
+      // The broadcast's buffer is reused by the next claim: all must read it first.
+      team.team_barrier();
+      if (first >= blocks) return;
+      const std::int64_t last = first + claim_blocks < blocks ? first + claim_blocks : blocks;
+      for (std::int64_t block = first; block < last; ++block) run_block(block);
     }
   }
 
@@ -164,6 +194,13 @@ std::size_t launch_tiers(const ExecSpace& space, const Pass& pass, const std::ve
         pool_bytes += chunk * static_cast<std::size_t>(chunks);
       }
       k.pool = pool;
+      if (is_host_space<ExecSpace>() && (tier.spill || tier.dense) && !Level::team_wide) {
+        const std::int64_t blocks = ceil_div<std::int64_t>(n, std::int64_t(team_size) * tier.rows_per_worker);
+        // About 32 claims per team, each at most 64 blocks: long enough runs
+        // for locality, enough claims to even out clustered heavy rows.
+        k.claim_blocks = std::clamp<std::int64_t>(blocks / (league * 32), 1, 64);
+        k.next_block = Kokkos::View<std::int64_t, Device>(name + "::next_block");
+      }
       Kokkos::parallel_for(name,
                            Policy(space, static_cast<int>(league), team_size, tier.vector_length)
                                .set_scratch_size(0, Kokkos::PerTeam(scratch)),
