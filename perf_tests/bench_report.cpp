@@ -40,14 +40,30 @@ void write_times(JsonWriter& j, const std::string& key, const std::vector<double
   j.end_object();
 }
 
+/// The first "model name" of /proc/cpuinfo (Linux), else "unknown".
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) break;
+    const auto start = line.find_first_not_of(" \t", colon + 1);
+    return start == std::string::npos ? "unknown" : line.substr(start);
+  }
+  return "unknown";
+}
+
 }  // namespace
 
 MachineInfo describe_machine(const std::string& space) {
   const auto info = build_info();
   MachineInfo m;
   m.space = space;
-  m.device = info.device;
+  m.cpu = cpu_model();
+  m.gpu = info.device;
   m.cpu_cores = static_cast<int>(std::thread::hardware_concurrency());
+  m.device = space == "cuda" ? m.gpu : m.cpu + ", " + std::to_string(m.cpu_cores) + " hardware threads";
   m.threads = info.host_threads;
   m.kokkos_version = info.kokkos_version;
   m.gustav_version = info.gustav_version;
@@ -86,6 +102,7 @@ void write_json(const Report& report, const std::string& path) {
   j.begin_object();
   j.begin_object("machine");
   j.field("space", report.machine.space).field("device", report.machine.device);
+  j.field("cpu", report.machine.cpu).field("gpu", report.machine.gpu);
   j.field("cpu_cores", report.machine.cpu_cores).field("threads", report.machine.threads);
   j.field("kokkos_version", report.machine.kokkos_version).field("gustav_version", report.machine.gustav_version);
   j.field("date", report.machine.date);

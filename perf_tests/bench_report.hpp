@@ -12,7 +12,9 @@ namespace gustav::bench {
 
 struct MachineInfo {
   std::string space;           ///< execution space the run used
-  std::string device;          ///< GPU name, or "none"
+  std::string device;          ///< what ran the kernels: the GPU on cuda, else the CPU
+  std::string cpu;             ///< the host CPU's model name ("unknown" if not found)
+  std::string gpu;             ///< the GPU's description, or "none"
   int cpu_cores = 0;           ///< hardware threads of the host
   int threads = 0;             ///< threads of the host execution space
   std::string kokkos_version;

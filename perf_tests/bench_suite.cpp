@@ -156,7 +156,10 @@ ProductResult bench_product(const Space& space, const Operands& ops, const Bench
   if (wants(config, "kk")) {
     const std::pair<KokkosSparse::SPGEMMAlgorithm, const char*> kk[] = {
         {KokkosSparse::SPGEMM_KK_MEMORY, "kk/kkmem"}, {KokkosSparse::SPGEMM_KK_SPEED, "kk/kkspeed"}};
-    for (const auto& [algorithm, name] : kk) {
+    for (const auto& kk_variant : kk) {
+      // Named copies: lambdas may not capture structured bindings in C++17.
+      const KokkosSparse::SPGEMMAlgorithm algorithm = kk_variant.first;
+      const char* const name = kk_variant.second;
       progress(config, name);
       auto run = run_kokkos_kernels(space, A, B, algorithm, name, config.warmups, config.reps);
       // Kokkos Kernels 3.4.1's SpGEMM is known to be wrong on CUDA: its
@@ -195,6 +198,9 @@ ProductResult bench_on(const Space& space, const Operands& ops, const BenchConfi
 int run_bench(const BenchConfig& config) {
   Report report;
   report.machine = describe_machine(config.space);
+  std::printf("gustav bench: %s on %s, %d host threads, Kokkos %s, %s\n", config.space.c_str(),
+              report.machine.device.c_str(), report.machine.threads, report.machine.kokkos_version.c_str(),
+              report.machine.date.c_str());
   int problems = 0;
   for (std::size_t i = 0; i < config.items.size(); ++i) {
     const auto& item = config.items[i];

@@ -46,7 +46,10 @@ def median(m, phase):
 
 def title_of(report):
     machine = report["machine"]
-    where = machine["device"] if machine["space"] == "cuda" else f"{machine['threads']} CPU threads"
+    if machine["space"] == "cuda":
+        where = machine["device"]
+    else:
+        where = f"{machine['threads']} threads of {machine.get('cpu', 'the CPU')}"
     return f"{machine['space']} on {where}, Kokkos {machine['kokkos_version']}, {machine['date'][:10]}"
 
 
