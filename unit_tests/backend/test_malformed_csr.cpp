@@ -15,34 +15,14 @@
 #include <vector>
 
 #include "gustav/gustav.hpp"
+#include "support/raw_csr.hpp"
 #include "support/test_space.hpp"
 
 namespace gustav::test {
 namespace {
 
-using Device = Kokkos::Device<TestSpace, typename TestSpace::memory_space>;
-
-template <class T>
-Kokkos::View<T*, Device> device_view(const std::vector<T>& v) {
-  Kokkos::View<T*, Device> d("gustav::test::view", v.size());
-  auto h = Kokkos::create_mirror_view(d);
-  for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
-  Kokkos::deep_copy(d, h);
-  return d;
-}
-
-/// One operand as the corpus gives it: int indices and offsets, double values.
-struct RawCsr {
-  int rows = 0, cols = 0;
-  std::vector<int> row_map, entries;
-  std::vector<double> values;
-  auto ref() const {
-    return make_csr_ref(rows, cols, device_view(row_map), device_view(entries), device_view(values));
-  }
-};
-
 /// The valid 3 x 3 matrix most cases pair a faulty operand with (G in cases.txt).
-RawCsr partner() { return {3, 3, {0, 2, 3, 4}, {0, 2, 1, 0}, {1, 2, 3, 4}}; }
+RawCsr partner() { return good_raw_csr(); }
 
 struct MalformedCase {
   std::string name;

@@ -16,6 +16,7 @@
 #include "gustav/spmv.hpp"
 #include "support/random_csr.hpp"
 #include "support/test_configs.hpp"
+#include "support/raw_csr.hpp"
 #include "support/test_space.hpp"
 
 namespace gustav::test {
@@ -376,32 +377,10 @@ TYPED_TEST(Spmv, RawViews) {
 
 // Input checks, with their exact messages.
 
-using Device = Kokkos::Device<TestSpace, typename TestSpace::memory_space>;
-
-template <class T>
-Kokkos::View<T*, Device> device_view(const std::vector<T>& v) {
-  Kokkos::View<T*, Device> d("gustav::test::view", v.size());
-  auto h = Kokkos::create_mirror_view(d);
-  for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
-  Kokkos::deep_copy(d, h);
-  return d;
-}
-
-struct RawCsr {
-  int rows, cols;
-  std::vector<int> row_map, entries;
-  std::vector<double> values;
-};
-
-/// A valid 3 x 3 matrix with 4 entries.
-RawCsr good() { return {3, 3, {0, 2, 3, 4}, {0, 2, 1, 0}, {1.0, 2.0, 3.0, 4.0}}; }
-
 /// Runs gustav::spmv and returns the invalid_input message ("" if none).
 std::string spmv_error(const RawCsr& A, std::size_t x_length, std::size_t y_length) {
   try {
-    gustav::spmv(TestSpace(), 1.0,
-                 make_csr_ref(A.rows, A.cols, device_view(A.row_map), device_view(A.entries), device_view(A.values)),
-                 device_view(std::vector<double>(x_length, 1.0)), 0.0,
+    gustav::spmv(TestSpace(), 1.0, A.ref(), device_view(std::vector<double>(x_length, 1.0)), 0.0,
                  device_view(std::vector<double>(y_length, 0.0)));
   } catch (const gustav::invalid_input& e) {
     return e.what();
@@ -409,34 +388,34 @@ std::string spmv_error(const RawCsr& A, std::size_t x_length, std::size_t y_leng
   return "";
 }
 
-TEST(SpmvValidation, GoodOperandsPass) { EXPECT_EQ(spmv_error(good(), 3, 3), ""); }
+TEST(SpmvValidation, GoodOperandsPass) { EXPECT_EQ(spmv_error(good_raw_csr(), 3, 3), ""); }
 
 TEST(SpmvValidation, XTooShort) {
-  EXPECT_EQ(spmv_error(good(), 2, 3), "gustav::spmv: x has 2 entries but A has 3 columns");
+  EXPECT_EQ(spmv_error(good_raw_csr(), 2, 3), "gustav::spmv: x has 2 entries but A has 3 columns");
 }
 
-TEST(SpmvValidation, YTooLong) { EXPECT_EQ(spmv_error(good(), 3, 4), "gustav::spmv: y has 4 entries but A has 3 rows"); }
+TEST(SpmvValidation, YTooLong) { EXPECT_EQ(spmv_error(good_raw_csr(), 3, 4), "gustav::spmv: y has 4 entries but A has 3 rows"); }
 
 TEST(SpmvValidation, RowMapTooShort) {
-  RawCsr A = good();
+  RawCsr A = good_raw_csr();
   A.row_map = {0, 2, 4};
   EXPECT_EQ(spmv_error(A, 3, 3), "gustav::spmv: A has a row_map of length 3 but 3 rows (expected 4)");
 }
 
 TEST(SpmvValidation, RowMapEndDiffersFromEntries) {
-  RawCsr A = good();
+  RawCsr A = good_raw_csr();
   A.row_map = {0, 2, 3, 3};
   EXPECT_EQ(spmv_error(A, 3, 3), "gustav::spmv: A has a row_map ending at 3 but 4 entries");
 }
 
 TEST(SpmvValidation, ValuesCountDiffers) {
-  RawCsr A = good();
+  RawCsr A = good_raw_csr();
   A.values = {1.0, 2.0, 3.0, 4.0, 5.0};
   EXPECT_EQ(spmv_error(A, 3, 3), "gustav::spmv: A has 5 values but 4 entries");
 }
 
 TEST(SpmvValidation, NegativeDimensions) {
-  RawCsr A = good();
+  RawCsr A = good_raw_csr();
   A.rows = -1;
   EXPECT_EQ(spmv_error(A, 3, 3), "gustav::spmv: A has negative dimensions -1 x 3");
 }

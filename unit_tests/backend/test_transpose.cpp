@@ -15,6 +15,7 @@
 #include "gustav/transpose.hpp"
 #include "support/random_csr.hpp"
 #include "support/test_configs.hpp"
+#include "support/raw_csr.hpp"
 #include "support/test_space.hpp"
 #include "support/host_copy.hpp"
 
@@ -250,90 +251,69 @@ TYPED_TEST(Transpose, RawViewsGiveCsrViews) {
 
 // Input checks, with their exact messages.
 
-using Device = Kokkos::Device<TestSpace, typename TestSpace::memory_space>;
-
-template <class T>
-Kokkos::View<T*, Device> device_view(const std::vector<T>& v) {
-  Kokkos::View<T*, Device> d("gustav::test::view", v.size());
-  auto h = Kokkos::create_mirror_view(d);
-  for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
-  Kokkos::deep_copy(d, h);
-  return d;
-}
-
-struct RawCsr {
-  int rows, cols;
-  std::vector<int> row_map, entries;
-  std::vector<double> values;
-};
-
-/// A valid 3 x 3 matrix with 4 entries.
-RawCsr good() { return {3, 3, {0, 2, 3, 4}, {0, 2, 1, 0}, {1.0, 2.0, 3.0, 4.0}}; }
-
 /// Runs gustav::transpose and returns the invalid_input message ("" if none).
 std::string transpose_error(const RawCsr& A) {
   try {
-    gustav::transpose(TestSpace(), make_csr_ref(A.rows, A.cols, device_view(A.row_map), device_view(A.entries),
-                                                 device_view(A.values)));
+    gustav::transpose(TestSpace(), A.ref());
   } catch (const gustav::invalid_input& e) {
     return e.what();
   }
   return "";
 }
 
-TEST(TransposeValidation, GoodMatrixPasses) { EXPECT_EQ(transpose_error(good()), ""); }
+TEST(TransposeValidation, GoodMatrixPasses) { EXPECT_EQ(transpose_error(good_raw_csr()), ""); }
 
 TEST(TransposeValidation, RowMapTooShort) {
-  RawCsr A = good();
+  RawCsr A = good_raw_csr();
   A.row_map = {0, 2, 4};
   EXPECT_EQ(transpose_error(A), "gustav::transpose: A has a row_map of length 3 but 3 rows (expected 4)");
 }
 
 TEST(TransposeValidation, RowMapNotStartingAtZero) {
-  RawCsr A = good();
+  RawCsr A = good_raw_csr();
   A.row_map = {1, 2, 3, 4};
   EXPECT_EQ(transpose_error(A), "gustav::transpose: A has a row_map starting at 1, not 0");
 }
 
 TEST(TransposeValidation, RowMapEndDiffersFromEntries) {
-  RawCsr A = good();
+  RawCsr A = good_raw_csr();
   A.row_map = {0, 2, 3, 3};
   EXPECT_EQ(transpose_error(A), "gustav::transpose: A has a row_map ending at 3 but 4 entries");
 }
 
 TEST(TransposeValidation, ValuesCountDiffers) {
-  RawCsr A = good();
+  RawCsr A = good_raw_csr();
   A.values = {1.0, 2.0, 3.0};
   EXPECT_EQ(transpose_error(A), "gustav::transpose: A has 3 values but 4 entries");
 }
 
 TEST(TransposeValidation, NegativeDimensions) {
-  RawCsr A = good();
+  RawCsr A = good_raw_csr();
   A.cols = -3;
   EXPECT_EQ(transpose_error(A), "gustav::transpose: A has negative dimensions 3 x -3");
 }
 
 TEST(TransposeValidation, DecreasingRowMap) {
-  RawCsr A = good();
+  RawCsr A = good_raw_csr();
   A.row_map = {0, 3, 2, 4};
   EXPECT_EQ(transpose_error(A), "gustav::transpose: A has a decreasing row_map: row_map(2) = 2 < row_map(1) = 3");
 }
 
 TEST(TransposeValidation, RowBeyondTheEntries) {
   // Row 0 claims entries 0..5 of 4: caught while counting, before any write.
-  RawCsr A = good();
+  RawCsr A = good_raw_csr();
   A.row_map = {0, 5, 3, 4};
   EXPECT_EQ(transpose_error(A), "gustav::transpose: A has a decreasing row_map: row_map(2) = 3 < row_map(1) = 5");
 }
 
 TEST(TransposeValidation, ColumnIndexTooLarge) {
-  RawCsr A = good();
+  RawCsr A = good_raw_csr();
   A.entries = {0, 2, 3, 0};
   EXPECT_EQ(transpose_error(A), "gustav::transpose: A has column index 3 in row 1 (entry 2), outside [0, 3)");
 }
 
 TEST(TransposeValidation, NegativeColumnIndex) {
-  RawCsr A = good();
+  RawCsr A = good_raw_csr();
   A.entries = {0, -1, 1, 0};
   EXPECT_EQ(transpose_error(A), "gustav::transpose: A has column index -1 in row 0 (entry 1), outside [0, 3)");
 }
