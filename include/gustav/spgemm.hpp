@@ -72,6 +72,23 @@ void numeric_for(const ExecSpace& space, const Plan& plan, const RefA& A, const 
                                   values, who, indices_checked);
 }
 
+/// One-shot product: the plan and C's values. On the hierarchical mapping
+/// the symbolic phase writes C's values together with its columns; the CPU
+/// mapping runs its numeric phase after.
+template <class ExecSpace, class RefA, class RefB>
+auto multiply_for(const ExecSpace& space, const RefA& A, const RefB& B, const SpgemmOptions& options,
+                  const char* who) {
+  using T = ProductTypes<ExecSpace, RefA, RefB>;
+  typename T::types::c_values values;
+  auto plan = symbolic_impl<typename T::types>(space, to_input<typename T::a_input>(A),
+                                               to_input<typename T::b_input>(B), options, who, true, &values);
+  if (!plan.schedule_.hierarchical.used) {
+    values = allocate_view<typename T::types::c_values>(space, "gustav::numeric::c_values", plan.nnz(), false);
+    numeric_for(space, plan, A, B, values, who, true);
+  }
+  return std::make_pair(plan, values);
+}
+
 /// C as views sharing the plan's structure, with freshly computed values.
 template <class ExecSpace, class Plan, class RefA, class RefB>
 auto numeric_views(const ExecSpace& space, const Plan& plan, const RefA& A, const RefB& B, const char* who,
@@ -175,16 +192,29 @@ KokkosSparse::CrsMatrix<SA, OA, DA, void, ZA> multiply(const ExecSpace& space,
                                                        const KokkosSparse::CrsMatrix<SA, OA, DA, MA, ZA>& A,
                                                        const KokkosSparse::CrsMatrix<SB, OB, DB, MB, ZB>& B,
                                                        const SpgemmOptions& options = {}) {
-  const auto plan = detail::symbolic_for(space, make_csr_ref(A), make_csr_ref(B), options, "gustav::multiply", true);
-  return detail::numeric_matrix(space, plan, A, B, "gustav::multiply", true);
+  using Matrix = KokkosSparse::CrsMatrix<SA, OA, DA, void, ZA>;
+  auto product = detail::multiply_for(space, make_csr_ref(A), make_csr_ref(B), options, "gustav::multiply");
+  const auto& plan = product.first;
+  typename Matrix::values_type values = product.second;
+  return Matrix("gustav::C", plan.num_rows(), plan.num_cols(), static_cast<typename Matrix::size_type>(plan.nnz()),
+                values, plan.row_map(), plan.entries());
 }
 
 /// C = A * B in one call, raw views in and out.
 template <class ExecSpace, class RA, class EA, class VA, class RB, class EB, class VB>
 auto multiply(const ExecSpace& space, const CsrRef<RA, EA, VA>& A, const CsrRef<RB, EB, VB>& B,
               const SpgemmOptions& options = {}) {
-  const auto plan = detail::symbolic_for(space, A, B, options, "gustav::multiply", true);
-  return detail::numeric_views(space, plan, A, B, "gustav::multiply", true);
+  auto product = detail::multiply_for(space, A, B, options, "gustav::multiply");
+  const auto& plan = product.first;
+  using Scalar = typename CsrRef<RA, EA, VA>::scalar_type;
+  using Plan = std::decay_t<decltype(plan)>;
+  CsrViews<Scalar, typename Plan::ordinal_type, typename Plan::offset_type, typename ExecSpace::memory_space> C;
+  C.num_rows = plan.num_rows();
+  C.num_cols = plan.num_cols();
+  C.row_map = plan.row_map();
+  C.entries = plan.entries();
+  C.values = product.second;
+  return C;
 }
 
 }  // namespace gustav

@@ -3,6 +3,8 @@
 /// that every kernel spells them the same way.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 namespace gustav::detail {
 
@@ -41,5 +43,23 @@ struct CsrInput {
 
   std::int64_t nnz() const { return static_cast<std::int64_t>(entries.extent(0)); }
 };
+
+/// The largest count an offset type holds, as an int64.
+template <class Offset>
+std::int64_t max_count_of() {
+  const auto m = std::numeric_limits<Offset>::max();
+  return static_cast<std::uint64_t>(m) > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
+             ? std::numeric_limits<std::int64_t>::max()
+             : static_cast<std::int64_t>(m);
+}
+
+template <class Offset>
+const char* offset_type_name() {
+  if (std::is_same_v<Offset, int>) return "int";
+  if (std::is_same_v<Offset, unsigned>) return "unsigned int";
+  if (std::is_same_v<Offset, std::int64_t>) return "std::int64_t";
+  if (std::is_same_v<Offset, std::size_t>) return "std::size_t";
+  return "the offset type";
+}
 
 }  // namespace gustav::detail

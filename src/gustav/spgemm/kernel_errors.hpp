@@ -19,11 +19,9 @@ Kokkos::View<int, Device> make_error_flag(const ExecSpace& space, const std::str
   }
 }
 
-template <class ExecSpace, class Flag>
-void raise_kernel_errors(const ExecSpace& space, const Flag& flag, const std::string& who) {
-  int bits = 0;
-  space.fence();
-  Kokkos::deep_copy(bits, flag);
+/// Throws the exception for the first of the kernel error bits that is set
+/// (malformed inputs are reported by the caller, which can name the fault).
+inline void raise_error_bits(int bits, const std::string& who) {
   if (bits & error_structure_changed)
     throw plan_mismatch(who +
                         ": a product of A and B falls outside the structure of C that the plan was "
@@ -33,6 +31,14 @@ void raise_kernel_errors(const ExecSpace& space, const Flag& flag, const std::st
                                "use 64-bit offsets (std::int64_t)");
   if (bits & error_table_full)
     throw internal_error(who + ": an accumulator table overflowed its sizing (a Gustav bug)");
+}
+
+template <class ExecSpace, class Flag>
+void raise_kernel_errors(const ExecSpace& space, const Flag& flag, const std::string& who) {
+  int bits = 0;
+  space.fence();
+  Kokkos::deep_copy(bits, flag);
+  raise_error_bits(bits, who);
 }
 
 }  // namespace gustav::detail

@@ -8,6 +8,7 @@
 #include "gustav/common/allocation.hpp"
 #include "gustav/errors.hpp"
 #include "gustav/plan.hpp"
+#include "gustav/spgemm/hierarchical_phases.hpp"
 #include "gustav/spgemm/kernel_errors.hpp"
 #include "gustav/spgemm/mapping.hpp"
 #include "gustav/spgemm/numeric_pass.hpp"
@@ -33,10 +34,26 @@ void check_plan_matches(const Plan& plan, const AIn& A, const BIn& B, const char
                         " but the plan was built for " + describe(plan.b_rows_, plan.b_cols_, plan.b_nnz_));
 }
 
+template <class Plan, class CValues>
+void check_values_extent(const Plan& plan, const CValues& c_values, const char* who) {
+  if (static_cast<std::int64_t>(c_values.extent(0)) != static_cast<std::int64_t>(plan.nnz())) {
+    std::ostringstream s;
+    s << who << ": C's values hold " << c_values.extent(0) << " entries but the plan has nnz(C) = " << plan.nnz();
+    throw invalid_input(s.str());
+  }
+}
+
 template <class Types, class ExecSpace, class Plan, class AIn, class BIn, class CValues>
 void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const BIn& B, const CValues& c_values,
                   const char* who, bool indices_checked) {
   check_plan_matches(plan, A, B, who);
+  if (plan.schedule_.hierarchical.used) {
+    validate_csr_extents(A, who, "A", true);
+    validate_csr_extents(B, who, "B", true);
+    check_values_extent(plan, c_values, who);
+    numeric_hierarchical<Types>(space, plan, A, B, c_values, who, indices_checked);
+    return;
+  }
   // A structure that changed after the symbolic phase while keeping its shape
   // and nnz would make the kernels read outside B or C, so numeric repeats the
   // O(nnz) checks (unless the plan was made with validate_indices = false, or
@@ -44,11 +61,7 @@ void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const 
   const bool full = plan.options_.validate_indices && !indices_checked;
   validate_csr(space, A, who, "A", true, full);
   validate_csr(space, B, who, "B", true, full);
-  if (static_cast<std::int64_t>(c_values.extent(0)) != static_cast<std::int64_t>(plan.nnz())) {
-    std::ostringstream s;
-    s << who << ": C's values hold " << c_values.extent(0) << " entries but the plan has nnz(C) = " << plan.nnz();
-    throw invalid_input(s.str());
-  }
+  check_values_extent(plan, c_values, who);
   const auto& schedule = plan.schedule_;
   if (schedule.binning.offsets.empty() || schedule.binning.offsets.back() == 0) return;
 

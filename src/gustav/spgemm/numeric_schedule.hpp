@@ -2,17 +2,35 @@
 /// What the symbolic phase leaves for the numeric phase: the rows of A
 /// binned by the nnz of their row of C, with each bin's mapping, and the
 /// pool sizes. Computed once, reused by every numeric call.
+///
+/// `tiers`, `binning` and `pools` serve the CPU's thread-per-row mapping;
+/// `hierarchical` the team / worker / lane mapping (GPUs).
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <vector>
 
+#include "gustav/analysis/row_bins.hpp"
 #include "gustav/analysis/tiers.hpp"
 #include "gustav/spgemm/tier_kernel.hpp"
 
 namespace gustav::detail {
 
+/// The hierarchical mapping's numeric bins.
+template <class Device, class Ordinal>
+struct HierarchicalSchedule {
+  bool used = false;
+  std::vector<RowBin> bins;              ///< by nnz of the row of C (tiny: by products)
+  std::vector<std::int64_t> offsets;     ///< bin b's rows are perm(offsets[b]) .. perm(offsets[b+1] - 1)
+  Kokkos::View<Ordinal*, Device> perm;   ///< rows with products, grouped by bin
+  std::int64_t max_products = 0;         ///< the largest row's products (long rows' slices)
+  /// The numeric phase's error bits, made once so that a numeric call
+  /// allocates nothing (calls on one plan must not overlap).
+  Kokkos::View<std::int64_t, Device> errors;
+};
+
 template <class Device, class Ordinal>
 struct NumericSchedule {
+  HierarchicalSchedule<Device, Ordinal> hierarchical;
   std::vector<Tier> tiers;
   Binning<Device, Ordinal> binning;
   PoolSizing pools;

@@ -34,6 +34,8 @@ enum ErrorBits : int {
   error_table_full = 1,          ///< an accumulator had no room (sizing bug)
   error_structure_changed = 2,   ///< a product fell outside the planned structure
   error_row_count_overflow = 4,  ///< a row's nnz exceeds the offset type
+  error_bad_a = 8,               ///< A's row map or column indices are malformed
+  error_bad_b = 16,              ///< B's row map or column indices are malformed
 };
 
 struct RowContext {

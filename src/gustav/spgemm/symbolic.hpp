@@ -18,6 +18,7 @@
 #include "gustav/errors.hpp"
 #include "gustav/plan.hpp"
 #include "gustav/spgemm/kernel_errors.hpp"
+#include "gustav/spgemm/hierarchical_phases.hpp"
 #include "gustav/spgemm/mapping.hpp"
 #include "gustav/spgemm/numeric_pass.hpp"
 #include "gustav/spgemm/symbolic_pass.hpp"
@@ -78,23 +79,6 @@ inline std::vector<BinUse> bin_uses(const std::vector<Tier>& tiers, const std::v
     uses.push_back(u);
   }
   return uses;
-}
-
-template <class Offset>
-std::int64_t max_count_of() {
-  const auto m = std::numeric_limits<Offset>::max();
-  return static_cast<std::uint64_t>(m) > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
-             ? std::numeric_limits<std::int64_t>::max()
-             : static_cast<std::int64_t>(m);
-}
-
-template <class Offset>
-const char* offset_type_name() {
-  if (std::is_same_v<Offset, int>) return "int";
-  if (std::is_same_v<Offset, unsigned>) return "unsigned int";
-  if (std::is_same_v<Offset, std::int64_t>) return "std::int64_t";
-  if (std::is_same_v<Offset, std::size_t>) return "std::size_t";
-  return "the offset type";
 }
 
 /// Builds the numeric schedule (bins by nnz of each row of C).
@@ -205,10 +189,13 @@ std::size_t run_symbolic_pass(const ExecSpace& space, const AIn& A, const Source
   return pool_bytes;
 }
 
+/// The symbolic phase. With `values`, also the numeric phase, into a new
+/// array of C's values (gustav::multiply): on the hierarchical mapping the
+/// two then share one walk over the products.
 template <class Types, class ExecSpace, class AIn, class BIn>
 SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_type> symbolic_impl(
     const ExecSpace& space, const AIn& A, const BIn& B, const SpgemmOptions& options, const char* who,
-    bool check_values) {
+    bool check_values, typename Types::c_values* values = nullptr) {
   using Ordinal = typename Types::ordinal_type;
   using COffset = typename Types::c_offset_type;
   using Device = typename Types::device_type;
@@ -219,8 +206,15 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
     s << who << ": A has " << A.num_cols << " columns but B has " << B.num_rows << " rows";
     throw invalid_input(s.str());
   }
-  validate_csr(space, A, who, "A", check_values, options.validate_indices);
-  validate_csr(space, B, who, "B", check_values, options.validate_indices);
+  const Mapping mapping = choose_mapping(space, options);
+  if (mapping.one_thread_per_row) {
+    validate_csr(space, A, who, "A", check_values, options.validate_indices);
+    validate_csr(space, B, who, "B", check_values, options.validate_indices);
+  } else {
+    // The hierarchical mapping checks the rest on the device as it goes.
+    validate_csr_extents(A, who, "A", check_values);
+    validate_csr_extents(B, who, "B", check_values);
+  }
   if (A.num_rows >= static_cast<std::int64_t>(std::numeric_limits<Ordinal>::max()))
     throw overflow_error(std::string(who) + ": A has too many rows for the ordinal type");
 
@@ -233,11 +227,14 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   plan.b_cols_ = B.num_cols;
   plan.b_nnz_ = B.nnz();
   auto& stats = plan.stats_;
+  if (!mapping.one_thread_per_row) {
+    symbolic_hierarchical<Types>(space, A, B, plan, mapping, who, check_values, values);
+    return plan;
+  }
 
   TempMemory temp;
   temp.set_budget(options.memory_budget_bytes);
   plan.c_row_map_ = allocate_view<typename Types::c_row_map>(space, "gustav::symbolic::c_row_map", A.num_rows + 1, true);
-  const Mapping mapping = choose_mapping(space, options);
 
   if (A.num_rows == 0 || A.nnz() == 0 || B.nnz() == 0) {
     plan.c_entries_ = allocate_view<typename Types::c_entries>(space, "gustav::symbolic::c_entries", 0, false);

@@ -12,6 +12,13 @@ namespace gustav::detail {
 struct WorkerLevel {
   static constexpr bool team_wide = false;
 
+  /// Orders a step's scratch writes before the next step's reads. Kokkos'
+  /// ThreadVectorRange loops and single() end with a synchronisation of the
+  /// worker's lanes (a __syncwarp over them on CUDA; one thread on CPUs), so
+  /// a worker needs nothing more, and workers never wait for each other.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION static void sync(const Member&) {}
+
   template <class Member, class I, class F>
   KOKKOS_INLINE_FUNCTION static void for_each(const Member& m, I n, const F& f) {
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, n), f);
@@ -43,6 +50,11 @@ struct WorkerLevel {
 
 struct TeamLevel {
   static constexpr bool team_wide = true;
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION static void sync(const Member& m) {
+    m.team_barrier();
+  }
 
   template <class Member, class I, class F>
   KOKKOS_INLINE_FUNCTION static void for_each(const Member& m, I n, const F& f) {

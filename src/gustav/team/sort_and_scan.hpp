@@ -1,8 +1,8 @@
 #pragma once
 /// Sorting and prefix sums over a power-of-two array in team scratch or global
-/// memory, synchronised only by team barriers. At worker level every worker
-/// of the team must call with arrays of the same length (the tiers guarantee
-/// it), so the barriers line up; nothing relies on warp-synchronous execution.
+/// memory, one level's sync (levels.hpp) between steps: team barriers at team
+/// level, the lanes' own synchronisation at worker level, so workers sort
+/// independently. Nothing relies on warp-synchronous execution.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <type_traits>
@@ -16,8 +16,21 @@ KOKKOS_INLINE_FUNCTION bool key_greater(Key a, Key b) {
   return static_cast<U>(a) > static_cast<U>(b);
 }
 
-/// Ascending bitonic sort of keys[0, n) carrying payload[0, n); n is a power
-/// of two. Every comparator puts the smaller key at the lower index (the
+/// Swaps entries lo and hi of keys and, unless it is null, payload.
+template <class Key, class Payload>
+KOKKOS_INLINE_FUNCTION void swap_pair(Key* keys, Payload* payload, int lo, int hi) {
+  const Key k = keys[lo];
+  keys[lo] = keys[hi];
+  keys[hi] = k;
+  if (payload) {
+    const Payload v = payload[lo];
+    payload[lo] = payload[hi];
+    payload[hi] = v;
+  }
+}
+
+/// Ascending bitonic sort of keys[0, n) carrying payload[0, n) (null: keys
+/// only); n is a power of two. Every comparator puts the smaller key at the lower index (the
 /// "flip" form of the network), which keeps the loop free of direction flags.
 template <class Level, class Member, class Key, class Payload>
 KOKKOS_INLINE_FUNCTION void bitonic_sort_pairs(const Member& team, Key* keys, Payload* payload,
@@ -30,30 +43,16 @@ KOKKOS_INLINE_FUNCTION void bitonic_sort_pairs(const Member& team, Key* keys, Pa
       const int offset = t % half_block;
       const int lo = base + offset;
       const int hi = base + block - 1 - offset;
-      if (key_greater(keys[lo], keys[hi])) {
-        const Key k = keys[lo];
-        keys[lo] = keys[hi];
-        keys[hi] = k;
-        const Payload v = payload[lo];
-        payload[lo] = payload[hi];
-        payload[hi] = v;
-      }
+      if (key_greater(keys[lo], keys[hi])) swap_pair(keys, payload, lo, hi);
     });
-    team.team_barrier();
+    Level::sync(team);
     for (int stride = half_block / 2; stride >= 1; stride >>= 1) {
       Level::for_each(team, half, [&](int t) {
         const int lo = (t / stride) * 2 * stride + t % stride;
         const int hi = lo + stride;
-        if (key_greater(keys[lo], keys[hi])) {
-          const Key k = keys[lo];
-          keys[lo] = keys[hi];
-          keys[hi] = k;
-          const Payload v = payload[lo];
-          payload[lo] = payload[hi];
-          payload[hi] = v;
-        }
+        if (key_greater(keys[lo], keys[hi])) swap_pair(keys, payload, lo, hi);
       });
-      team.team_barrier();
+      Level::sync(team);
     }
   }
 }
@@ -67,10 +66,10 @@ KOKKOS_INLINE_FUNCTION void exclusive_scan_pow2(const Member& team, T* a, int n)
       const int i = (2 * t + 2) * d - 1;
       a[i] += a[i - d];
     });
-    team.team_barrier();
+    Level::sync(team);
   }
   Level::single(team, [&]() { a[n - 1] = 0; });
-  team.team_barrier();
+  Level::sync(team);
   for (int d = n / 2; d >= 1; d >>= 1) {
     Level::for_each(team, n / (2 * d), [&](int t) {
       const int i = (2 * t + 2) * d - 1;
@@ -78,7 +77,7 @@ KOKKOS_INLINE_FUNCTION void exclusive_scan_pow2(const Member& team, T* a, int n)
       a[i - d] = a[i];
       a[i] += left;
     });
-    team.team_barrier();
+    Level::sync(team);
   }
 }
 

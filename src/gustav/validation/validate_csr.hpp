@@ -52,11 +52,11 @@ struct RowOfPosition {
   }
 };
 
-/// Checks one CSR operand. `who` is the API function ("gustav::multiply"),
-/// `name` the operand ("A"). Throws gustav::invalid_input.
-template <class ExecSpace, class Input>
-void validate_csr(const ExecSpace& space, const Input& m, const char* who, const char* name,
-                  bool need_values, bool full) {
+/// The checks of one CSR operand that need no device access: dimensions,
+/// row-map and values lengths. Returns false when the operand has no row
+/// map (no rows, no entries), which is valid. Throws gustav::invalid_input.
+template <class Input>
+bool validate_csr_extents(const Input& m, const char* who, const char* name, bool need_values) {
   auto fail = [&](const std::string& what) {
     throw invalid_input(std::string(who) + ": " + name + " " + what);
   };
@@ -80,8 +80,22 @@ void validate_csr(const ExecSpace& space, const Input& m, const char* who, const
   }
   if (rm_len == 0) {
     if (nnz != 0) fail("has no row_map but " + std::to_string(nnz) + " entries");
-    return;
+    return false;
   }
+  return true;
+}
+
+/// Checks one CSR operand. `who` is the API function ("gustav::multiply"),
+/// `name` the operand ("A"). Throws gustav::invalid_input.
+template <class ExecSpace, class Input>
+void validate_csr(const ExecSpace& space, const Input& m, const char* who, const char* name,
+                  bool need_values, bool full) {
+  auto fail = [&](const std::string& what) {
+    throw invalid_input(std::string(who) + ": " + name + " " + what);
+  };
+  if (!validate_csr_extents(m, who, name, need_values)) return;
+  const auto rm_len = static_cast<std::int64_t>(m.row_map.extent(0));
+  const std::int64_t nnz = m.nnz();
   const std::int64_t first = read_element(space, m.row_map, 0);
   const std::int64_t last = read_element(space, m.row_map, rm_len - 1);
   if (first != 0) fail("has a row_map starting at " + std::to_string(first) + ", not 0");

@@ -1,0 +1,164 @@
+#pragma once
+/// The first kernel of the hierarchical symbolic phase, one pass over A:
+///   - checks every row of A and every row of B that A references (and, on
+///     request, every entry of B), raising error bits instead of reading
+///     outside an array; the host names the fault afterwards;
+///   - counts each row's products (seeds 000, 003: the work of a row);
+///   - finishes the rows of at most tiny_products products on the spot (the
+///     nnz of such a row is its number of distinct columns);
+///   - puts every other row in its symbolic bin, counting the bins' rows in
+///     team scratch so that the global counters see one atomic per team.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include "gustav/analysis/row_bins.hpp"
+#include "gustav/spgemm/product_walk.hpp"
+#include "gustav/spgemm/summary.hpp"
+
+namespace gustav::detail {
+
+template <class ExecSpace, class Types, class RowBinView>
+struct InspectRows {
+  using execution_space = ExecSpace;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Ordinal = typename Types::ordinal_type;
+  using Device = typename Types::device_type;
+
+  ProductOperands<Types> ops;
+  typename Types::c_row_map c_row_map;  ///< nnz of tiny and empty rows, at row + 1
+  RowBinView row_bin;                   ///< symbolic bin of each row (tiny rows: 0, also their numeric bin)
+  SummaryView<Device> summary;
+  RowBinBounds symbolic_bins;
+  std::int64_t a_rows = 0;
+  std::int64_t a_teams = 0;          ///< teams [0, a_teams) take rows of A, the rest entries of B
+  std::int64_t rows_per_team = 0;
+  std::int64_t b_entries_per_team = 0;
+  int lanes = 1;
+  bool check_all_of_b = false;       ///< also check B's rows and entries that A does not reach
+
+  /// Team scratch: the team's bin counters, then each worker's tiny buffer.
+  static constexpr int counters = max_row_bins + 3;  // symbolic rows per bin, tiny products, products, max
+  static std::size_t scratch_bytes(int workers) {
+    return (counters * sizeof(std::int64_t) + static_cast<std::size_t>(workers) * tiny_products * sizeof(Ordinal) +
+            15) / 16 * 16;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    if (static_cast<std::int64_t>(team.league_rank()) >= a_teams) {
+      check_b(team, team.league_rank() - a_teams);
+      return;
+    }
+    auto* count = static_cast<std::int64_t*>(team.team_scratch(0).get_shmem(counters * sizeof(std::int64_t)));
+    auto* buffers = static_cast<Ordinal*>(
+        team.team_scratch(0).get_shmem(static_cast<std::size_t>(team.team_size()) * tiny_products * sizeof(Ordinal)));
+    Ordinal* buffer = buffers + team.team_rank() * tiny_products;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, counters), [&](int c) {
+      Kokkos::single(Kokkos::PerThread(team), [&]() { count[c] = 0; });
+    });
+    if (team.league_rank() == 0) check_row_map_ends(team);
+    team.team_barrier();
+
+    const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * rows_per_team;
+    const std::int64_t last = first + rows_per_team < a_rows ? first + rows_per_team : a_rows;
+    int errors = 0;
+    for (std::int64_t row = first + team.team_rank(); row < last; row += team.team_size()) {
+      std::int64_t a0, a1;
+      if (!ops.a_row(row, a0, a1)) errors |= error_bad_a;
+      std::int64_t products = 0;
+      int row_errors = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(team, a1 - a0),
+          [&](const std::int64_t q, std::int64_t& sum) {
+            std::int64_t b0, b1;
+            if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(a0 + q)), b0, b1)) row_errors |= error_bad_a;
+            sum += b1 - b0;
+          },
+          products);
+      errors |= row_errors;
+      std::int64_t nnz = 0;
+      const bool tiny = products <= tiny_products;
+      if (products > 0 && tiny) {
+        // Each lane parks its products' columns; a column counts where it
+        // first appears.
+        bool bad = false;
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](const int lane) {
+          walk_lane_products(ops, a0, a1, lane, lanes, bad,
+                             [&](std::int64_t, std::int64_t p, std::int64_t t) { buffer[t] = ops.b_entries(p); });
+        });
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(team, products),
+            [&](const std::int64_t t, std::int64_t& distinct) {
+              const Ordinal c = buffer[t];
+              bool first_seen = true;
+              for (std::int64_t u = 0; u < t; ++u) first_seen = first_seen && buffer[u] != c;
+              distinct += first_seen ? 1 : 0;
+            },
+            nnz);
+      }
+      Kokkos::single(Kokkos::PerThread(team), [&]() {
+        const std::int64_t need = products < ops.b_cols ? products : ops.b_cols;
+        const std::uint8_t bin = symbolic_bins.of(products, need);
+        row_bin(row) = bin;
+        if (products == 0 || tiny) c_row_map(row + 1) = static_cast<typename Types::c_offset_type>(nnz);
+        if (bin != no_bin) Kokkos::atomic_add(&count[bin], std::int64_t(1));
+        if (products > 0 && tiny) Kokkos::atomic_add(&count[max_row_bins], products);
+        Kokkos::atomic_add(&count[max_row_bins + 1], products);
+        Kokkos::atomic_fetch_max(&count[max_row_bins + 2], products);
+      });
+    }
+    if (errors) Kokkos::atomic_fetch_or(&summary(SummarySlot::errors), std::int64_t(errors));
+    team.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, counters), [&](int c) {
+      Kokkos::single(Kokkos::PerThread(team), [&]() {
+        const std::int64_t v = count[c];
+        if (v == 0) return;
+        if (c < max_row_bins) {
+          Kokkos::atomic_add(&summary(SummarySlot::symbolic_rows + c), v);
+          // Tiny rows are done here and are the numeric phase's tiny bin too.
+          if (c == 0) Kokkos::atomic_add(&summary(SummarySlot::numeric_rows), v);
+        } else if (c == max_row_bins) {
+          Kokkos::atomic_add(&summary(SummarySlot::numeric_products), v);
+        } else if (c == max_row_bins + 1) {
+          Kokkos::atomic_add(&summary(SummarySlot::products), v);
+        } else {
+          Kokkos::atomic_fetch_max(&summary(SummarySlot::max_products), v);
+        }
+      });
+    });
+  }
+
+  /// Row maps must start at 0 and end at nnz.
+  KOKKOS_INLINE_FUNCTION void check_row_map_ends(const Member& team) const {
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      int bits = 0;
+      if (static_cast<std::int64_t>(ops.a_row_map(0)) != 0 || static_cast<std::int64_t>(ops.a_row_map(a_rows)) != ops.a_nnz)
+        bits |= error_bad_a;
+      if (static_cast<std::int64_t>(ops.b_row_map(0)) != 0 ||
+          static_cast<std::int64_t>(ops.b_row_map(ops.b_rows)) != ops.b_nnz)
+        bits |= error_bad_b;
+      if (bits) Kokkos::atomic_fetch_or(&summary(SummarySlot::errors), std::int64_t(bits));
+    });
+  }
+
+  /// Every row of B (monotone row map) and every entry (column in range) of
+  /// one slice of B.
+  KOKKOS_INLINE_FUNCTION void check_b(const Member& team, std::int64_t slice) const {
+    if (!check_all_of_b) return;
+    const std::int64_t e0 = slice * b_entries_per_team;
+    const std::int64_t e1 = e0 + b_entries_per_team < ops.b_nnz ? e0 + b_entries_per_team : ops.b_nnz;
+    const std::int64_t r1 = e0 + b_entries_per_team < ops.b_rows ? e0 + b_entries_per_team : ops.b_rows;
+    std::int64_t bad = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamVectorRange(team, e0, e1 > r1 ? e1 : r1),
+        [&](const std::int64_t e, std::int64_t& b) {
+          if (e < e1 && !ops.column_ok(ops.b_entries(e))) b += 1;
+          if (e < r1 && ops.b_row_map(e + 1) < ops.b_row_map(e)) b += 1;
+        },
+        bad);
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      if (bad) Kokkos::atomic_fetch_or(&summary(SummarySlot::errors), std::int64_t(error_bad_b));
+    });
+  }
+};
+
+}  // namespace gustav::detail

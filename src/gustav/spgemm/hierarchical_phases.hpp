@@ -1,0 +1,118 @@
+#pragma once
+/// The phases on the hierarchical mapping (GPUs), two walks over the
+/// products for a one-shot product:
+///   gustav::multiply   count, then columns and values together
+///   gustav::symbolic   count, then the columns (the plan holds C's structure)
+///   gustav::numeric    values into the plan's structure
+/// Host and device meet twice in counting (two small summaries) and once at
+/// the end of writing (the error bits).
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+#include "gustav/common/allocation.hpp"
+#include "gustav/common/types.hpp"
+#include "gustav/errors.hpp"
+#include "gustav/plan.hpp"
+#include "gustav/spgemm/hierarchical_count.hpp"
+#include "gustav/spgemm/hierarchical_rows.hpp"
+#include "gustav/spgemm/mapping.hpp"
+#include "gustav/validation/check_operands.hpp"
+#include "gustav/validation/validate_csr.hpp"
+
+namespace gustav::detail {
+
+template <class ExecSpace, class Flag>
+std::int64_t read_flag(const ExecSpace& space, const Flag& flag) {
+  std::int64_t bits = 0;
+  Kokkos::deep_copy(space, bits, flag);
+  space.fence();
+  return bits;
+}
+
+/// Symbolic phase, and with `values` the numeric one too (gustav::multiply):
+/// the plan gets C's row map and columns; `values` (if given) C's values.
+template <class Types, class Plan, class ExecSpace, class AIn, class BIn>
+void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, Plan& plan, const Mapping& mapping,
+                           const char* who, bool check_values, typename Types::c_values* values) {
+  using Device = typename Types::device_type;
+  using COffset = typename Types::c_offset_type;
+  auto& stats = plan.stats_;
+  auto& schedule = plan.schedule_.hierarchical;
+  schedule.used = true;
+  schedule.errors = Kokkos::View<std::int64_t, Device>(Kokkos::view_alloc(space, "gustav::symbolic::errors"));
+
+  TempMemory temp, numeric_temp;
+  temp.set_budget(plan.options_.memory_budget_bytes);
+  numeric_temp.set_budget(plan.options_.memory_budget_bytes);
+  const bool trivial = A.num_rows == 0 || A.nnz() == 0 || B.nnz() == 0;
+  plan.c_row_map_ = allocate_view<typename Types::c_row_map>(space, "gustav::symbolic::c_row_map", A.num_rows + 1, trivial);
+  std::int64_t nnz = 0;
+  if (trivial) {
+    validate_csr(space, A, who, "A", check_values, plan.options_.validate_indices);
+    validate_csr(space, B, who, "B", check_values, plan.options_.validate_indices);
+    schedule.offsets.assign(1, 0);
+  } else {
+    nnz = count_hierarchical<Types>(space, A, B, plan, mapping, who, check_values, temp, numeric_temp);
+  }
+  if (nnz > max_count_of<COffset>()) {
+    std::ostringstream s;
+    s << who << ": nnz(C) = " << nnz << " does not fit the offset type " << offset_type_name<COffset>()
+      << "; use 64-bit offsets (std::int64_t or std::size_t)";
+    throw overflow_error(s.str());
+  }
+  stats.nnz = nnz;
+  stats.compressed = false;
+  stats.compression_ratio = 1.0;
+  plan.c_entries_ = allocate_view<typename Types::c_entries>(space, "gustav::symbolic::c_entries", nnz, false);
+  const auto ops = operands_of<Types>(A, B);
+  const ErrorFlag<Device> errors(schedule.errors.data());
+  if (values) {
+    *values = allocate_view<typename Types::c_values>(space, "gustav::numeric::c_values", nnz, false);
+    RowWriter<ExecSpace, Types, RowOutput::values> out{plan.c_row_map_, plan.c_entries_, *values};
+    stats.numeric_pool_bytes =
+        write_rows_hierarchical<RowOutput::values>(space, schedule, ops, out, errors, "gustav::multiply", numeric_temp);
+  } else {
+    RowWriter<ExecSpace, Types, RowOutput::structure> out{plan.c_row_map_, plan.c_entries_, {}};
+    stats.symbolic_pool_bytes = std::max(
+        stats.symbolic_pool_bytes,
+        write_rows_hierarchical<RowOutput::structure>(space, schedule, ops, out, errors, "gustav::symbolic::fill", temp));
+    stats.fill_bins = stats.numeric_bins;
+  }
+  raise_phase_errors(space, read_flag(space, errors), A, B, who, check_values);
+  stats.symbolic_peak_temp_bytes = temp.peak();
+  stats.numeric_peak_temp_bytes = numeric_temp.peak();
+}
+
+/// Numeric phase into a plan's structure.
+template <class Types, class ExecSpace, class Plan, class AIn, class BIn, class CValues>
+void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A, const BIn& B,
+                          const CValues& c_values, const char* who, bool indices_checked) {
+  using Device = typename Types::device_type;
+  const auto& schedule = plan.schedule_.hierarchical;
+  if (schedule.offsets.empty() || schedule.offsets.back() == 0) {
+    // No row has products (so C has no entries): only the checks remain.
+    const bool full = plan.options_.validate_indices && !indices_checked;
+    validate_csr(space, A, who, "A", true, full);
+    validate_csr(space, B, who, "B", true, full);
+    return;
+  }
+  TempMemory temp;
+  temp.set_budget(plan.options_.memory_budget_bytes);
+  temp.add_resident(view_bytes(schedule.perm));
+  const ErrorFlag<Device> errors(schedule.errors.data());
+  Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
+  // A structure changed after the symbolic phase while keeping its shape and
+  // nnz is caught here (unless validate_indices is off, or multiply has just
+  // checked the same views); the kernels below read defensively meanwhile.
+  if (plan.options_.validate_indices && !indices_checked) check_operands(space, A, B, errors);
+  const auto ops = operands_of<Types>(A, B);
+  RowWriter<ExecSpace, Types, RowOutput::reuse> out{plan.c_row_map_, plan.c_entries_, c_values};
+  plan.stats_.numeric_pool_bytes =
+      write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors, "gustav::numeric", temp);
+  raise_phase_errors(space, read_flag(space, errors), A, B, who, true);
+  plan.stats_.numeric_peak_temp_bytes = temp.peak();
+}
+
+}  // namespace gustav::detail

@@ -1,0 +1,81 @@
+#pragma once
+/// Writes the rows of C on the hierarchical mapping, bin by bin of the
+/// plan's numeric schedule: the structure (gustav::symbolic), columns and
+/// values (gustav::multiply), or values into the plan's structure
+/// (gustav::numeric). Allocates nothing but the long rows' pool.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <string>
+
+#include "gustav/common/allocation.hpp"
+#include "gustav/common/launch.hpp"
+#include "gustav/spgemm/accumulate_rows.hpp"
+#include "gustav/spgemm/launch_teams.hpp"
+#include "gustav/spgemm/long_row_passes.hpp"
+
+namespace gustav::detail {
+
+template <RowOutput Output>
+constexpr LongPass long_pass_for() {
+  if constexpr (Output == RowOutput::reuse) return LongPass::reuse;
+  if constexpr (Output == RowOutput::values) return LongPass::values;
+  return LongPass::structure;
+}
+
+/// Scratch bytes of one numeric table of 2^log2 slots: the bins serve all
+/// three outputs, so they are sized for the largest layout (reuse's).
+template <class Types>
+std::size_t numeric_table_bytes(int log2) {
+  return std::max(RowTable<Types, RowOutput::values>::bytes(log2), RowTable<Types, RowOutput::reuse>::bytes(log2));
+}
+
+/// Returns the bytes of pool the long rows took.
+template <RowOutput Output, class Types, class ExecSpace, class Schedule>
+std::size_t write_rows_hierarchical(const ExecSpace& space, const Schedule& schedule, const ProductOperands<Types>& ops,
+                                    const RowWriter<ExecSpace, Types, Output>& out,
+                                    const ErrorFlag<typename Types::device_type>& errors, const std::string& label,
+                                    TempMemory& temp) {
+  std::size_t pool_bytes = 0;
+  for (std::size_t b = 0; b < schedule.bins.size(); ++b) {
+    const RowBin& bin = schedule.bins[b];
+    const std::int64_t first = schedule.offsets[b], n = schedule.offsets[b + 1] - first;
+    if (n == 0) continue;
+    const RowList<Types> rows(schedule.perm.data() + first, n);
+    const std::string name = label + "::" + bin.name;
+    auto run = [&](auto level) {
+      constexpr RowLevel L = decltype(level)::value;
+      AccumulateRows<ExecSpace, Types, RowList<Types>, Output, L> f;
+      f.ops = ops;
+      f.out = out;
+      f.rows = rows;
+      f.num_rows = n;
+      f.errors = errors;
+      f.log2_slots = bin.log2_slots;
+      f.lanes = is_host_space<ExecSpace>() ? 1 : bin.vector_length;
+      const int lanes = L == RowLevel::tiny ? 1 : f.lanes;
+      launch_teams(space, name, f, bin.team_size, lanes,
+                   [&](int size) {
+                     return L == RowLevel::team ? n : (n + size - 1) / size;
+                   },
+                   [&](int size) { return f.scratch_bytes(size); });
+    };
+    switch (bin.level) {
+      case RowLevel::tiny:
+        run(std::integral_constant<RowLevel, RowLevel::tiny>{});
+        break;
+      case RowLevel::worker:
+        run(std::integral_constant<RowLevel, RowLevel::worker>{});
+        break;
+      case RowLevel::team:
+        run(std::integral_constant<RowLevel, RowLevel::team>{});
+        break;
+      case RowLevel::long_row:
+        pool_bytes += run_long_rows<long_pass_for<Output>()>(space, ops, out, rows, n, schedule.max_products, bin,
+                                                             errors, LongRowCountOutputs<Types>{}, name, temp);
+        break;
+    }
+  }
+  return pool_bytes;
+}
+
+}  // namespace gustav::detail

@@ -1,0 +1,48 @@
+#pragma once
+/// Launching the hierarchical kernels: a team policy whose team size is
+/// clamped to what the backend allows for the kernel with its scratch, where
+/// the scratch (one table per worker) and the league depend on that size.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "gustav/common/launch.hpp"
+#include "gustav/errors.hpp"
+
+namespace gustav::detail {
+
+/// The rows a kernel takes, and the per-row bin of every row of A.
+template <class Types>
+using RowList = Kokkos::View<const typename Types::ordinal_type*, typename Types::device_type,
+                             Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+template <class Types>
+using RowBinList = Kokkos::View<std::uint8_t*, typename Types::device_type, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+/// Runs `f` on a TeamPolicy of `league_for(team_size)` teams of up to
+/// `team_size` workers with `lanes` vector lanes and `scratch_for(team_size)`
+/// bytes of team scratch. Returns the team size used.
+template <class ExecSpace, class Functor, class LeagueFor, class ScratchFor>
+int launch_teams(const ExecSpace& space, const std::string& name, const Functor& f, int team_size, int lanes,
+                 const LeagueFor& league_for, const ScratchFor& scratch_for) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  if constexpr (is_host_space<ExecSpace>()) lanes = 1;
+  int size = std::max(1, team_size);
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    Policy probe(space, 1, size, lanes);
+    probe.set_scratch_size(0, Kokkos::PerTeam(scratch_for(size)));
+    const int most = probe.team_size_max(f, Kokkos::ParallelForTag());
+    if (size <= most) break;
+    size = std::max(1, most);
+  }
+  const std::int64_t league = league_for(size);
+  if (league <= 0) return size;
+  if (league > std::int64_t(INT32_MAX)) throw overflow_error(name + ": more than 2^31 teams");
+  Kokkos::parallel_for(name,
+                       Policy(space, static_cast<int>(league), size, lanes)
+                           .set_scratch_size(0, Kokkos::PerTeam(scratch_for(size))),
+                       f);
+  return size;
+}
+
+}  // namespace gustav::detail

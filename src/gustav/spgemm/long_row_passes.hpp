@@ -1,0 +1,130 @@
+#pragma once
+/// Runs one pass of the long-row path (long_row_kernels.hpp) over the long
+/// bin's rows: chooses the window width and the batch from the pool that a
+/// memory budget leaves, then, window by window and batch by batch, the
+/// units kernel and the read-out (or, for reuse, the positions first).
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "gustav/common/allocation.hpp"
+#include "gustav/common/arena.hpp"
+#include "gustav/common/launch.hpp"
+#include "gustav/spgemm/launch_teams.hpp"
+#include "gustav/spgemm/long_row_kernels.hpp"
+
+namespace gustav::detail {
+
+/// Without a budget the long-row pool takes at most this much.
+constexpr std::size_t long_row_pool_max = std::size_t(512) << 20;
+
+/// Products a team of a long row takes (one slice).
+constexpr std::int64_t long_row_slice_products = 16384;
+
+/// The counting pass's extra outputs: each long row's nnz and numeric bin.
+template <class Types>
+struct LongRowCountOutputs {
+  typename Types::c_row_map c_row_map;
+  RowBinList<Types> row_bin;
+  SummaryView<typename Types::device_type> summary;
+  RowBinBounds numeric_bins;
+  std::int64_t max_row_count = 0;
+};
+
+/// Returns the pool bytes taken (already released).
+template <LongPass Pass, class Types, class ExecSpace>
+std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& ops,
+                          const RowWriter<ExecSpace, Types, row_output<Pass>()>& out, const RowList<Types>& rows,
+                          std::int64_t count, std::int64_t max_products, const RowBin& bin,
+                          const ErrorFlag<typename Types::device_type>& errors,
+                          const LongRowCountOutputs<Types>& count_out, const std::string& label, TempMemory& temp) {
+  using Device = typename Types::device_type;
+  using Batch = LongRowBatch<ExecSpace, Types, RowList<Types>, Pass>;
+  using Window = typename Batch::Window;
+  if (count == 0) return 0;
+  const std::int64_t cols = std::max<std::int64_t>(ops.b_cols, 1);
+
+  // The pool: what the budget leaves (after the progress array), at most
+  // long_row_pool_max. A window spans all of B's columns unless that would
+  // leave room for fewer than 8 rows at once.
+  const std::size_t progress_bytes = static_cast<std::size_t>(count) * sizeof(std::int64_t) + 256;
+  const std::size_t headroom = 4096 + progress_bytes;
+  const std::size_t room = temp.room() > headroom ? temp.room() - headroom : 0;
+  const std::size_t cap = std::min(long_row_pool_max, room);
+  const std::int64_t together = std::min<std::int64_t>(count, 8);
+  std::int64_t width = cols;
+  if (Window::bytes(width) * static_cast<std::size_t>(together) > cap) {
+    width = static_cast<std::int64_t>(static_cast<double>(cap) / static_cast<double>(together) /
+                                      Window::bytes_per_column()) / 64 * 32;
+    width = std::max<std::int64_t>(32, std::min(width, cols));
+  }
+  const std::size_t window_bytes = Window::bytes(width);
+  const std::int64_t batch = std::clamp<std::int64_t>(static_cast<std::int64_t>(cap / window_bytes), 1, count);
+  const std::int64_t windows = (cols + width - 1) / width;
+
+  Arena<Device> measure;
+  measure.template take<std::int64_t>(count);
+  measure.template take<std::uint64_t>(static_cast<std::int64_t>(window_bytes / 8) * batch);
+  Arena<Device> arena(space, label + "::pool", measure.used(), temp);
+  auto progress = arena.template take<std::int64_t>(count);
+  auto pool = arena.template take<std::uint64_t>(static_cast<std::int64_t>(window_bytes / 8) * batch);
+  Kokkos::deep_copy(space, progress, std::int64_t(0));
+  // Bitmaps and values start at zero; positions need no start (see dense_window.hpp).
+  if (Pass != LongPass::reuse) Kokkos::deep_copy(space, pool, std::uint64_t(0));
+
+  const int slices = static_cast<int>(std::clamp<std::int64_t>(
+      (max_products + long_row_slice_products - 1) / long_row_slice_products, 1, 4096));
+  const std::int64_t per_slice = std::max<std::int64_t>(1, (max_products + slices - 1) / slices);
+
+  Batch base;
+  base.ops = ops;
+  base.out = out;
+  base.rows = rows;
+  base.progress = progress;
+  base.pool = reinterpret_cast<char*>(pool.data());
+  base.window_bytes = window_bytes;
+  base.width = width;
+  const auto no_scratch = [](int) { return std::size_t(0); };
+  for (std::int64_t w = 0; w < windows; ++w) {
+    for (std::int64_t first = 0; first < count; first += batch) {
+      const std::int64_t n = std::min(batch, count - first);
+      Batch b = base;
+      b.first_row = first;
+      b.first_col = w * width;
+      b.first_window = w == 0;
+      b.last_window = w + 1 == windows;
+      if constexpr (Pass == LongPass::reuse) {
+        LongRowPositions<ExecSpace, Types, RowList<Types>> positions{b};
+        launch_teams(space, label + "::positions", positions, bin.team_size, bin.vector_length,
+                     [&](int) { return n; }, no_scratch);
+      }
+      LongRowSlices<ExecSpace, Types, RowList<Types>, Pass> units;
+      units.batch = b;
+      units.errors = errors;
+      units.slices = slices;
+      units.per_slice = per_slice;
+      units.lanes = is_host_space<ExecSpace>() ? 1 : bin.vector_length;
+      launch_teams(space, label + "::units", units, bin.team_size, units.lanes,
+                   [&](int) { return n * slices; }, no_scratch);
+      if constexpr (Pass != LongPass::reuse) {
+        LongRowReadOut<ExecSpace, Types, RowList<Types>, RowBinList<Types>, Pass> finish;
+        finish.batch = b;
+        finish.errors = errors;
+        finish.c_row_map = count_out.c_row_map;
+        finish.row_bin = count_out.row_bin;
+        finish.summary = count_out.summary;
+        finish.numeric_bins = count_out.numeric_bins;
+        finish.max_row_count = count_out.max_row_count;
+        launch_teams(space, label + "::finish", finish, bin.team_size, bin.vector_length,
+                     [&](int) { return n; }, no_scratch);
+      }
+    }
+  }
+  const std::size_t bytes = measure.used();
+  space.fence();
+  arena.release(temp);
+  return bytes;
+}
+
+}  // namespace gustav::detail

@@ -1,0 +1,89 @@
+#pragma once
+/// The operands as the hierarchical kernels see them, and the two ways they
+/// walk the products a(i,k) * b(k,j) of a row of A.
+///
+/// Every read of a row range or a column index is checked, so malformed
+/// input (the numeric phase checks its operands while it runs, not before)
+/// raises an error bit instead of reading outside an array.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include "gustav/spgemm/row_context.hpp"
+
+namespace gustav::detail {
+
+template <class Types>
+struct ProductOperands {
+  using Ordinal = typename Types::ordinal_type;
+  typename Types::a_row_map a_row_map;
+  typename Types::entries a_entries;
+  typename Types::values a_values;
+  typename Types::b_row_map b_row_map;
+  typename Types::entries b_entries;
+  typename Types::values b_values;
+  std::int64_t a_nnz = 0, b_rows = 0, b_nnz = 0, b_cols = 0;
+
+  /// Entries [begin, end) of row i of A, or false (and an empty range).
+  KOKKOS_INLINE_FUNCTION bool a_row(std::int64_t i, std::int64_t& begin, std::int64_t& end) const {
+    begin = static_cast<std::int64_t>(a_row_map(i));
+    end = static_cast<std::int64_t>(a_row_map(i + 1));
+    if (begin < 0 || begin > end || end > a_nnz) {
+      begin = end = 0;
+      return false;
+    }
+    return true;
+  }
+  /// Entries [begin, end) of row k of B, or false (and an empty range) when
+  /// k is no row of B or its row map is broken there.
+  KOKKOS_INLINE_FUNCTION bool b_row(std::int64_t k, std::int64_t& begin, std::int64_t& end) const {
+    if (k < 0 || k >= b_rows) {
+      begin = end = 0;
+      return false;
+    }
+    begin = static_cast<std::int64_t>(b_row_map(k));
+    end = static_cast<std::int64_t>(b_row_map(k + 1));
+    if (begin < 0 || begin > end || end > b_nnz) {
+      begin = end = 0;
+      return false;
+    }
+    return true;
+  }
+  KOKKOS_INLINE_FUNCTION bool column_ok(Ordinal c) const {
+    return static_cast<std::int64_t>(c) >= 0 && static_cast<std::int64_t>(c) < b_cols;
+  }
+};
+
+/// The products of row entries [a_begin, a_end) in walk order (A's entries
+/// in order, each row of B in order), flattened: product t of the row goes
+/// to lane t % lanes, so the lanes of a worker stay evenly busy whether B's
+/// rows are short or long. Calls f(j, p, t) for this lane's products and
+/// returns the row's product count (all lanes get it). Sets `bad` when a
+/// column index of A or a row of B is malformed.
+template <class Ops, class F>
+KOKKOS_INLINE_FUNCTION std::int64_t walk_lane_products(const Ops& ops, std::int64_t a_begin, std::int64_t a_end,
+                                                       int lane, int lanes, bool& bad, const F& f) {
+  std::int64_t base = 0;
+  const std::int64_t lane_mask = lanes - 1;  // lanes is a power of two
+  for (std::int64_t j = a_begin; j < a_end; ++j) {
+    std::int64_t b0, b1;
+    if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) bad = true;
+    const std::int64_t len = b1 - b0;
+    for (std::int64_t t = (lane - base) & lane_mask; t < len; t += lanes) f(j, b0 + t, base + t);
+    base += len;
+  }
+  return base;
+}
+
+/// The products of row entries [a_begin, a_end) spread over a whole team:
+/// its workers take entries of A, their lanes the row of B. Calls f(j, p).
+template <class Member, class Ops, class F>
+KOKKOS_INLINE_FUNCTION void walk_team_products(const Member& team, const Ops& ops, std::int64_t a_begin,
+                                               std::int64_t a_end, bool& bad, const F& f) {
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, a_begin, a_end), [&](const std::int64_t j) {
+    std::int64_t b0, b1;
+    if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) bad = true;
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, b0, b1), [&](const std::int64_t p) { f(j, p); });
+  });
+}
+
+}  // namespace gustav::detail
