@@ -20,6 +20,11 @@ struct BenchConfig {
 /// brick, and the largest real matrices found under `shared_dir`/matrices.
 std::vector<std::string> standard_items(const std::string& shared_dir);
 
+/// The extended set: the other classes the speed targets name (uniform
+/// random rows, 2-D 9-point, banded, R-MAT with other seeds and edge factors,
+/// an arrow matrix whose square is dense).
+std::vector<std::string> extended_items();
+
 /// Runs the suite; returns the number of products on which some peer
 /// disagreed with Gustav or Gustav failed (0 when all is well).
 int run_bench(const BenchConfig& config);

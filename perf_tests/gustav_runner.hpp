@@ -1,9 +1,13 @@
 #pragma once
-// Times Gustav on one product: symbolic, numeric, total (both, with every
-// allocation) and numeric-only reuse, each fenced, after warm-up runs.
+// Times Gustav on one product, each call fenced, after warm-up runs:
+//   total     gustav::multiply, the one-shot product with every allocation
+//   symbolic  gustav::symbolic (the plan with C's structure)
+//   numeric   gustav::numeric after it, C allocated
+//   reuse     gustav::numeric refilling that C (numeric only, plan kept)
 #include <Kokkos_Core.hpp>
 
 #include "bench_types.hpp"
+#include "compare_products.hpp"
 #include "gustav/spgemm.hpp"
 #include "timing.hpp"
 
@@ -16,6 +20,9 @@ struct GustavRun {
   DeviceMatrix<Space, Offset> C;  ///< the last product computed
 };
 
+/// Largest nnz(C) for which the one-shot product is compared with the plan's.
+constexpr std::int64_t one_shot_check_limit = std::int64_t(1) << 28;
+
 template <class Space, class Offset>
 GustavRun<Space, Offset> run_gustav(const Space& space, const DeviceMatrix<Space, Offset>& A,
                                     const DeviceMatrix<Space, Offset>& B, const SpgemmOptions& options,
@@ -23,9 +30,13 @@ GustavRun<Space, Offset> run_gustav(const Space& space, const DeviceMatrix<Space
   GustavRun<Space, Offset> run;
   Measurement& m = run.measurement;
   m.implementation = name;
+  std::string disagreement;
   for (int r = 0; r < warmups + reps; ++r) {
     space.fence();
     Stopwatch clock;
+    const auto one_shot = gustav::multiply(space, A, B, options);
+    space.fence();
+    const double t_total = clock.lap();
     const auto plan = gustav::symbolic(space, A, B, options);
     space.fence();
     const double t_symbolic = clock.lap();
@@ -38,14 +49,18 @@ GustavRun<Space, Offset> run_gustav(const Space& space, const DeviceMatrix<Space
     if (r >= warmups) {
       m.symbolic.push_back(t_symbolic);
       m.numeric.push_back(t_numeric);
-      m.total.push_back(t_symbolic + t_numeric);
+      m.total.push_back(t_total);
       m.reuse.push_back(t_reuse);
     }
     run.stats = plan.stats();
     run.C = C;
+    // The one-shot product and the plan's must be the same matrix (compared
+    // on the host, so only where both copies fit comfortably).
+    if (r + 1 == warmups + reps && plan.nnz() <= one_shot_check_limit) disagreement = compare_products(C, one_shot);
   }
   m.ran = true;
-  m.agrees = true;
+  m.agrees = disagreement.empty();
+  if (!m.agrees) m.note = "multiply and symbolic + numeric differ: " + disagreement;
   m.nnz_c = run.stats.nnz;
   m.peak_temp_bytes = std::max(run.stats.symbolic_peak_temp_bytes, run.stats.numeric_peak_temp_bytes);
   return run;

@@ -90,6 +90,12 @@ Matrix erdos_renyi(std::int64_t rows, std::int64_t cols, double avg_per_row, std
 /// identity). Preconditions: n >= 0, half_bandwidth >= 0.
 Matrix banded(std::int64_t n, std::int64_t half_bandwidth);
 
+/// n x n arrow matrix: the diagonal, a dense first row and a dense first
+/// column (3n - 2 entries; a hub row and a hub column, so every row of
+/// A * A is full). Values: n on the diagonal, -1 elsewhere (diagonally
+/// dominant by rows). Precondition: n >= 0.
+Matrix arrow(std::int64_t n);
+
 /// Tentative prolongator of smoothed aggregation on the n^dims grid of
 /// laplace2d / laplace3d / elasticity_brick: the grid is cut into aggregates of
 /// aggregate^dims points (the last along an axis takes the remaining points),
@@ -132,6 +138,7 @@ struct Product {
 ///           | "rmat:" SCALE ":" EF [ ":" SEED ]     rmat, default a, b, c, SEED 1
 ///           | "er:" N ":" AVG [ ":" SEED ]          erdos_renyi(N, N, AVG, SEED = 1)
 ///           | "band:" N ":" HALF                    banded(N, HALF)
+///           | "arrow:" N                            arrow(N)
 ///   product = "aa"                A * A (the default)
 ///           | "ap" [ ":" AGG ]    A * P
 ///           | "rap" [ ":" AGG ]   P^T * (A * P), B = A * P computed by multiply()

@@ -1,7 +1,7 @@
-// gustav bench [ITEM...] [--standard] [--space S] [--reps N] [--warmup N]
-//              [--json FILE] [--implementations LIST] [--shared DIR]
+// gustav bench [ITEM...] [--standard] [--extended] [--space S] [--reps N]
+//              [--warmup N] [--json FILE] [--implementations LIST] [--shared DIR]
 // ITEM: a Matrix Market file or a generator spec. --standard adds the
-// standard set. LIST: comma-separated from gustav-variants, kk, cusparse
+// standard set, --extended the extended one. LIST: comma-separated from gustav-variants, kk, cusparse
 // (Gustav's default always runs: it is the reference the others are checked
 // against). Exit code 1 when a trusted implementation disagreed or failed.
 #include <unistd.h>
@@ -17,14 +17,17 @@
 namespace gustav::tool {
 
 int bench_command(int argc, char** argv) {
-  const Arguments args(argc, argv, 2, {"standard"},
+  const Arguments args(argc, argv, 2, {"standard", "extended"},
                        {"space", "reps", "warmup", "json", "implementations", "shared"});
   bench::BenchConfig config;
   config.items = args.positional();
   if (args.has("standard")) {
     for (const auto& item : bench::standard_items(args.get("shared", "../shared"))) config.items.push_back(item);
   }
-  if (config.items.empty()) throw UsageError{"bench needs matrices or specs, or --standard"};
+  if (args.has("extended")) {
+    for (const auto& item : bench::extended_items()) config.items.push_back(item);
+  }
+  if (config.items.empty()) throw UsageError{"bench needs matrices or specs, or --standard or --extended"};
   config.space = args.get("space", default_space());
   with_space(config.space, [](const auto&) { return 0; });  // rejects unknown spaces
   config.reps = static_cast<int>(args.get_int("reps", 5, 1, 100000));

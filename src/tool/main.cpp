@@ -19,7 +19,7 @@ const char* usage =
     "           [--check-rows N]\n"
     "      C = A * B (B defaults to A). A and B are Matrix Market files or generator\n"
     "      specs such as lap3d:120, lap3d:80:27, brick:30, rmat:16:8, lap3d:100/rap.\n"
-    "  bench [MATRIX...] [--standard] [--space S] [--reps N] [--warmup N] [--json FILE]\n"
+    "  bench [MATRIX...] [--standard] [--extended] [--space S] [--reps N] [--warmup N] [--json FILE]\n"
     "      Gustav against Kokkos Kernels (and cuSPARSE on GPUs) on the same matrices.\n"
     "  spmv MATRIX... [--space S] [--reps N] [--warmup N] [--alpha A] [--beta B] [--json FILE]\n"
     "      y = alpha A x + beta y (defaults 1, 0; 10 reps after 2 warm-ups) with Gustav,\n"

@@ -141,7 +141,7 @@ int multiply_command(int argc, char** argv) {
       });
       times = timer.times();
     }
-    std::printf("kernel times (one product, symbolic + numeric + reuse, every kernel fenced):\n");
+    std::printf("kernel times (multiply, then symbolic + numeric + reuse, every kernel fenced):\n");
     bench::print_kernel_times(times);
   }
   if (keep_c) {

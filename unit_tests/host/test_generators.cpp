@@ -166,7 +166,7 @@ INSTANTIATE_TEST_SUITE_P(
         Named{"Laplace3d7", [] { return laplace3d(5, 7); }}, Named{"Laplace3d27", [] { return laplace3d(5, 27); }},
         Named{"Brick", [] { return elasticity_brick(4); }}, Named{"Rmat", [] { return rmat_of(10, 8, 3); }},
         Named{"ErdosRenyi", [] { return erdos_renyi(300, 50, 20.0, 5); }},
-        Named{"Banded", [] { return banded(30, 4); }},
+        Named{"Banded", [] { return banded(30, 4); }}, Named{"Arrow", [] { return arrow(17); }},
         Named{"TentativeProlongator", [] { return tentative_prolongator(7, 3, 3, 3); }},
         Named{"SmoothedProlongator",
               [] { return jacobi_smoothed_prolongator(laplace3d(7), tentative_prolongator(7, 3, 2, 1)); }},
@@ -497,6 +497,39 @@ TEST(GeneratorsBanded, IsSymmetricAndDiagonallyDominant) {
   }
 }
 
+// Arrow matrices.
+
+TEST(GeneratorsArrow, HoldsTheDiagonalFirstRowAndFirstColumn) {
+  const std::int64_t n = 7;
+  const auto m = to_map(arrow(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = 0; j < n; ++j) EXPECT_EQ(m.count({i, j}), i == 0 || j == 0 || i == j ? 1u : 0u) << i << ", " << j;
+  }
+  EXPECT_EQ(arrow(n).nnz(), 3 * n - 2);
+}
+
+TEST(GeneratorsArrow, IsSymmetricAndDiagonallyDominantByRows) {
+  const Matrix A = arrow(9);
+  EXPECT_TRUE(is_symmetric(A));
+  const auto dense = to_dense(A);
+  for (std::size_t i = 0; i < dense.size(); ++i) {
+    double off = 0.0;
+    for (std::size_t j = 0; j < dense.size(); ++j) off += i == j ? 0.0 : std::abs(dense[i][j]);
+    EXPECT_GT(dense[i][i], off);
+  }
+}
+
+TEST(GeneratorsArrow, SizesOneAndZero) {
+  EXPECT_EQ(arrow(1).nnz(), 1);
+  EXPECT_EQ(arrow(0).nnz(), 0);
+  EXPECT_EQ(arrow(0).row_map, std::vector<std::int64_t>{0});
+}
+
+TEST(GeneratorsArrow, EveryRowOfItsSquareIsFull) {
+  const Matrix C = multiply(arrow(6), arrow(6));
+  EXPECT_EQ(C.nnz(), 36);
+}
+
 // Multigrid prolongators.
 
 TEST(GeneratorsTentativeProlongator, OneEntryPerRowInItsDofsColumn) {
@@ -717,6 +750,12 @@ TEST(GeneratorsSpec, Band) {
   EXPECT_TRUE(same_matrix(p.A, banded(20, 3)));
 }
 
+TEST(GeneratorsSpec, Arrow) {
+  const Product p = from_spec("arrow:012");
+  EXPECT_EQ(p.name, "arrow:12/aa");
+  EXPECT_TRUE(same_matrix(p.A, arrow(12)));
+}
+
 TEST(GeneratorsSpec, NameDropsLeadingZeros) { EXPECT_EQ(from_spec("lap3d:004:27/rap:02").name, "lap3d:4:27/rap:2"); }
 
 TEST(GeneratorsSpec, ApDefaultsToAggregatesOfTwo) {
@@ -747,7 +786,7 @@ TEST(GeneratorsSpec, RejectsEmptySpec) { EXPECT_EQ(spec_error(""), spec_message(
 
 TEST(GeneratorsSpec, RejectsUnknownKind) {
   EXPECT_EQ(spec_error("lap4d:3"),
-            spec_message("lap4d:3", "unknown matrix kind \"lap4d\" (expected lap2d, lap3d, brick, rmat, er or band)"));
+            spec_message("lap4d:3", "unknown matrix kind \"lap4d\" (expected lap2d, lap3d, brick, rmat, er, band or arrow)"));
 }
 
 TEST(GeneratorsSpec, RejectsMissingSize) {

@@ -38,7 +38,7 @@ struct DenseWindow {
     }
     return w;
   }
-  static std::size_t bytes(std::int64_t width) {
+  KOKKOS_INLINE_FUNCTION static std::size_t bytes(std::int64_t width) {
     Carver c(nullptr);
     carve(c, width);
     return c.used();

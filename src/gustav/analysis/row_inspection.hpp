@@ -52,7 +52,7 @@ struct InspectRows {
     auto* buffers = static_cast<Ordinal*>(
         team.team_scratch(0).get_shmem(static_cast<std::size_t>(team.team_size()) * tiny_products * sizeof(Ordinal)));
     Ordinal* buffer = buffers + team.team_rank() * tiny_products;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, counters), [&](int c) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, int(counters)), [&](int c) {
       Kokkos::single(Kokkos::PerThread(team), [&]() { count[c] = 0; });
     });
     if (team.league_rank() == 0) check_row_map_ends(team);
@@ -108,7 +108,7 @@ struct InspectRows {
     }
     if (errors) Kokkos::atomic_fetch_or(&summary(SummarySlot::errors), std::int64_t(errors));
     team.team_barrier();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, counters), [&](int c) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, int(counters)), [&](int c) {
       Kokkos::single(Kokkos::PerThread(team), [&]() {
         const std::int64_t v = count[c];
         if (v == 0) return;

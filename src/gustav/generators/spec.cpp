@@ -100,8 +100,13 @@ MatrixRecipe parse_matrix(const std::string& spec, const std::string& text) {
     const auto half = integer_field(spec, "HALF", fields[2], 0, unbounded);
     r.canonical = "band:" + std::to_string(n) + ":" + std::to_string(half);
     r.generate = [=] { return banded(n, half); };
+  } else if (kind == "arrow") {
+    expect_fields(spec, fields, 2, 2, "arrow:N");
+    const auto n = integer_field(spec, "N", fields[1], 1, unbounded);
+    r.canonical = "arrow:" + std::to_string(n);
+    r.generate = [=] { return arrow(n); };
   } else {
-    spec_error(spec, "unknown matrix kind \"" + kind + "\" (expected lap2d, lap3d, brick, rmat, er or band)");
+    spec_error(spec, "unknown matrix kind \"" + kind + "\" (expected lap2d, lap3d, brick, rmat, er, band or arrow)");
   }
   return r;
 }

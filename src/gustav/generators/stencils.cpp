@@ -155,4 +155,33 @@ Matrix banded(std::int64_t n, std::int64_t half_bandwidth) {
   return M;
 }
 
+Matrix arrow(std::int64_t n) {
+  const std::string who = "gustav::generators::arrow";
+  detail::check_at_least(who, "n", n, 0);
+  detail::check_limit(who, "rows", n);
+  const std::int64_t nnz = n > 0 ? detail::checked_product(who, "entries", 3, n) - 2 : 0;
+  detail::check_limit(who, "entries", nnz);
+  Matrix M;
+  M.num_rows = n;
+  M.num_cols = n;
+  M.row_map.reserve(n + 1);
+  M.entries.reserve(nnz);
+  M.values.reserve(nnz);
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (i == 0) {
+      for (std::int64_t j = 0; j < n; ++j) {
+        M.entries.push_back(j);
+        M.values.push_back(j == 0 ? static_cast<double>(n) : -1.0);
+      }
+    } else {
+      M.entries.push_back(0);
+      M.values.push_back(-1.0);
+      M.entries.push_back(i);
+      M.values.push_back(static_cast<double>(n));
+    }
+    M.row_map.push_back(M.nnz());
+  }
+  return M;
+}
+
 }  // namespace gustav::generators

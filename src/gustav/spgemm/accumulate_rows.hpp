@@ -67,7 +67,7 @@ struct RowTable {
     }
     return t;
   }
-  static std::size_t bytes(int log2_slots) {
+  KOKKOS_INLINE_FUNCTION static std::size_t bytes(int log2_slots) {
     Carver c(nullptr);
     carve(c, log2_slots);
     return c.used();

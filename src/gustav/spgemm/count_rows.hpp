@@ -21,7 +21,7 @@ namespace gustav::detail {
 /// Team-scratch tallies of numeric bins, flushed with one atomic per bin.
 struct NumericTally {
   static constexpr int slots = 2 * max_row_bins + 1;  // rows per bin, products per bin, largest nnz
-  static std::size_t bytes() { return slots * sizeof(std::int64_t); }
+  KOKKOS_INLINE_FUNCTION static std::size_t bytes() { return slots * sizeof(std::int64_t); }
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION static std::int64_t* take(const Member& team) {
@@ -40,7 +40,7 @@ struct NumericTally {
   }
   template <class Member, class Summary>
   KOKKOS_INLINE_FUNCTION static void flush(const Member& team, const std::int64_t* t, const Summary& summary) {
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, slots), [&](int i) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, int(slots)), [&](int i) {
       Kokkos::single(Kokkos::PerThread(team), [&]() {
         const std::int64_t v = t[i];
         if (v == 0) return;
@@ -70,7 +70,7 @@ struct CountRows {
   int log2_slots = 0;
   int lanes = 1;             ///< lanes per worker (the policy's vector length)
 
-  static std::size_t table_bytes(int log2) { return (std::size_t(1) << log2) * sizeof(Ordinal); }
+  KOKKOS_INLINE_FUNCTION static std::size_t table_bytes(int log2) { return (std::size_t(1) << log2) * sizeof(Ordinal); }
   std::size_t scratch_bytes(int workers) const {
     return NumericTally::bytes() + table_bytes(log2_slots) * (TeamPerRow ? 1 : workers) + 64;
   }

@@ -20,8 +20,8 @@ template <class Types>
 using RowBinList = Kokkos::View<std::uint8_t*, typename Types::device_type, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
 /// Runs `f` on a TeamPolicy of `league_for(team_size)` teams of up to
-/// `team_size` workers with `lanes` vector lanes and `scratch_for(team_size)`
-/// bytes of team scratch. Returns the team size used.
+/// `team_size` workers (a power of two) with `lanes` vector lanes and
+/// `scratch_for(team_size)` bytes of team scratch. Returns the team size used.
 template <class ExecSpace, class Functor, class LeagueFor, class ScratchFor>
 int launch_teams(const ExecSpace& space, const std::string& name, const Functor& f, int team_size, int lanes,
                  const LeagueFor& league_for, const ScratchFor& scratch_for) {
@@ -33,7 +33,9 @@ int launch_teams(const ExecSpace& space, const std::string& name, const Functor&
     probe.set_scratch_size(0, Kokkos::PerTeam(scratch_for(size)));
     const int most = probe.team_size_max(f, Kokkos::ParallelForTag());
     if (size <= most) break;
-    size = std::max(1, most);
+    // A power of two: Kokkos' CUDA team scan needs one.
+    size = 1;
+    while (2 * size <= most) size *= 2;
   }
   const std::int64_t league = league_for(size);
   if (league <= 0) return size;

@@ -11,19 +11,22 @@
 
 namespace gustav::detail {
 
-/// Slots of the summary array.
+/// Slots of the summary array (an enum: device code may not take the
+/// address of a host static member, which View's operator() would).
 struct SummarySlot {
-  static constexpr int errors = 0;        ///< ErrorBits, OR-ed
-  static constexpr int products = 1;      ///< sum of all rows' products
-  static constexpr int max_products = 2;  ///< largest row's products
-  static constexpr int nnz = 3;           ///< nnz(C), written by the row-map scan
-  static constexpr int max_nnz = 4;       ///< largest row of C
-  static constexpr int symbolic_rows = 8;                         ///< rows per symbolic bin
-  static constexpr int numeric_rows = symbolic_rows + max_row_bins;   ///< rows per numeric bin
-  static constexpr int numeric_products = numeric_rows + max_row_bins;  ///< products per numeric bin
-  static constexpr int symbolic_cursors = numeric_products + max_row_bins;  ///< scatter cursors per bin
-  static constexpr int numeric_cursors = symbolic_cursors + max_row_bins;
-  static constexpr int size = numeric_cursors + max_row_bins;
+  enum : int {
+    errors = 0,        ///< ErrorBits, OR-ed
+    products = 1,      ///< sum of all rows' products
+    max_products = 2,  ///< largest row's products
+    nnz = 3,           ///< nnz(C), written by the row-map scan
+    max_nnz = 4,       ///< largest row of C
+    symbolic_rows = 8,                                  ///< rows per symbolic bin
+    numeric_rows = symbolic_rows + max_row_bins,        ///< rows per numeric bin
+    numeric_products = numeric_rows + max_row_bins,     ///< products per numeric bin
+    symbolic_cursors = numeric_products + max_row_bins, ///< scatter cursors per bin
+    numeric_cursors = symbolic_cursors + max_row_bins,
+    size = numeric_cursors + max_row_bins
+  };
 };
 
 template <class Device>

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# GPU steps for a lent GPU machine that runs commands over a copy of this
+# working tree (a CUDA build made elsewhere travels in build-cuda/, the real
+# matrices the benchmark wants in a folder named by --shared). Each step
+# writes its full log under $OUT (default /tmp/gustav-gpu) and prints a
+# short tail, so one call can run several steps within its time limit.
+#
+#   perf_tests/device/gpu_run.sh STEP [STEP...]
+#     info            the GPU, the clocks, and whether the binaries load
+#     tests           every CUDA unit test (gtest brief output)
+#     memcheck FILTER compute-sanitizer memcheck over the tests FILTER selects
+#     racecheck FILTER compute-sanitizer racecheck (Kokkos' own top-level
+#                     reductions and scans excluded) over FILTER's tests
+#     bench ARGS      gustav bench --space cuda ARGS (JSON in $OUT/bench.json)
+#     spmv ARGS       gustav spmv --space cuda ARGS (JSON in $OUT/spmv.json)
+#     multiply ARGS   gustav multiply --space cuda ARGS
+# Steps take their arguments up to the next step name or "--".
+set -uo pipefail
+out=${OUT:-/tmp/gustav-gpu}
+build=${GUSTAV_GPU_BUILD:-build-cuda}
+mkdir -p "$out"
+tool=$build/src/tool/gustav
+tests=$build/unit_tests/gustav_tests_cuda
+export OMP_PROC_BIND=${OMP_PROC_BIND:-false}
+steps="info tests memcheck racecheck bench spmv multiply"
+
+run_step() {
+  local step=$1; shift
+  echo "=== $step $* ($(date +%T))"
+  case "$step" in
+    info)
+      nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm,driver_version --format=csv
+      for b in "$tool" "$tests"; do
+        [ -x "$b" ] || { echo "missing: $b"; continue; }
+        ldd "$b" | grep "not found" && echo "$b: libraries missing"
+      done
+      "$tool" info
+      ;;
+    tests)
+      "$tests" --gtest_brief=1 > "$out/tests.log" 2>&1
+      echo "exit $?"
+      grep -E "^\[ differential|PASSED|FAILED|SKIPPED" "$out/tests.log" | tail -n 30
+      ;;
+    memcheck)
+      compute-sanitizer --tool memcheck --print-limit 20 "$tests" --gtest_brief=1 --gtest_filter="${1:-*}" \
+        > "$out/memcheck.log" 2>&1
+      echo "exit $?"
+      grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/memcheck.log" | tail -n 12
+      ;;
+    racecheck)
+      compute-sanitizer --tool racecheck --racecheck-report analysis \
+        --kernel-name-exclude kns=ParallelReduce,kns=ParallelScan "$tests" --gtest_brief=1 \
+        --gtest_filter="${1:-*}" > "$out/racecheck.log" 2>&1
+      echo "exit $?"
+      grep -E "hazard|RACECHECK SUMMARY|PASSED|FAILED" "$out/racecheck.log" | tail -n 12
+      ;;
+    bench)
+      "$tool" bench --space cuda --json "$out/bench.json" "$@" > "$out/bench.log" 2>&1
+      echo "exit $?"
+      cat "$out/bench.log" | tail -n 200
+      ;;
+    spmv)
+      "$tool" spmv --space cuda --json "$out/spmv.json" "$@" > "$out/spmv.log" 2>&1
+      echo "exit $?"
+      tail -n 60 "$out/spmv.log"
+      ;;
+    multiply)
+      "$tool" multiply --space cuda "$@" 2>&1 | tee -a "$out/multiply.log" | tail -n 60
+      ;;
+    *) echo "unknown step $step (steps: $steps)"; return 2 ;;
+  esac
+}
+
+while [ $# -gt 0 ]; do
+  step=$1; shift
+  args=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ] && ! [[ " $steps " == *" $1 "* ]]; do args+=("$1"); shift; done
+  [ "${1:-}" = "--" ] && shift
+  run_step "$step" "${args[@]+"${args[@]}"}"
+done
