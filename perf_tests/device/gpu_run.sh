@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # GPU steps for a lent GPU machine that runs commands over a copy of this
-# working tree (a CUDA build made elsewhere travels in build-cuda/, the real
-# matrices the benchmark wants in a folder named by --shared). Each step
+# working tree. The binaries come from a CUDA build (build-cuda/), or from
+# the folder GUSTAV_GPU_BIN holding gustav and gustav_tests_cuda, each
+# possibly xz-compressed to travel light; the real matrices the benchmark
+# wants come from the folder named by --shared. Each step
 # writes its full log under $OUT (default /tmp/gustav-gpu) and prints a
 # short tail, so one call can run several steps within its time limit.
 #
@@ -14,15 +16,31 @@
 #     bench ARGS      gustav bench --space cuda ARGS (JSON in $OUT/bench.json)
 #     spmv ARGS       gustav spmv --space cuda ARGS (JSON in $OUT/spmv.json)
 #     multiply ARGS   gustav multiply --space cuda ARGS
-# Steps take their arguments up to the next step name or "--".
+# Steps take their arguments up to the next step name or "--". Each step
+# is stopped after GUSTAV_STEP_TIMEOUT seconds (default 300), so a hung
+# kernel costs one step, not the whole call.
 set -uo pipefail
 out=${OUT:-/tmp/gustav-gpu}
 build=${GUSTAV_GPU_BUILD:-build-cuda}
 mkdir -p "$out"
 tool=$build/src/tool/gustav
 tests=$build/unit_tests/gustav_tests_cuda
+if [ -n "${GUSTAV_GPU_BIN:-}" ]; then
+  unpacked=/tmp/gustav-bin
+  mkdir -p "$unpacked"
+  for b in gustav gustav_tests_cuda; do
+    if [ -f "$GUSTAV_GPU_BIN/$b.xz" ] && [ ! -x "$unpacked/$b" ]; then
+      xz -dc "$GUSTAV_GPU_BIN/$b.xz" > "$unpacked/$b" && chmod +x "$unpacked/$b"
+    elif [ -f "$GUSTAV_GPU_BIN/$b" ]; then
+      cp "$GUSTAV_GPU_BIN/$b" "$unpacked/$b"
+    fi
+  done
+  tool=$unpacked/gustav
+  tests=$unpacked/gustav_tests_cuda
+fi
 export OMP_PROC_BIND=${OMP_PROC_BIND:-false}
 steps="info tests memcheck racecheck bench spmv multiply"
+limit=${GUSTAV_STEP_TIMEOUT:-300}
 
 run_step() {
   local step=$1; shift
@@ -37,35 +55,35 @@ run_step() {
       "$tool" info
       ;;
     tests)
-      "$tests" --gtest_brief=1 > "$out/tests.log" 2>&1
+      timeout "$limit" "$tests" --gtest_brief=1 > "$out/tests.log" 2>&1
       echo "exit $?"
       grep -E "^\[ differential|PASSED|FAILED|SKIPPED" "$out/tests.log" | tail -n 30
       ;;
     memcheck)
-      compute-sanitizer --tool memcheck --print-limit 20 "$tests" --gtest_brief=1 --gtest_filter="${1:-*}" \
+      timeout "$limit" compute-sanitizer --tool memcheck --print-limit 20 "$tests" --gtest_brief=1 --gtest_filter="${1:-*}" \
         > "$out/memcheck.log" 2>&1
       echo "exit $?"
       grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/memcheck.log" | tail -n 12
       ;;
     racecheck)
-      compute-sanitizer --tool racecheck --racecheck-report analysis \
+      timeout "$limit" compute-sanitizer --tool racecheck --racecheck-report analysis \
         --kernel-name-exclude kns=ParallelReduce,kns=ParallelScan "$tests" --gtest_brief=1 \
         --gtest_filter="${1:-*}" > "$out/racecheck.log" 2>&1
       echo "exit $?"
       grep -E "hazard|RACECHECK SUMMARY|PASSED|FAILED" "$out/racecheck.log" | tail -n 12
       ;;
     bench)
-      "$tool" bench --space cuda --json "$out/bench.json" "$@" > "$out/bench.log" 2>&1
+      timeout "$limit" "$tool" bench --space cuda --json "$out/bench.json" "$@" > "$out/bench.log" 2>&1
       echo "exit $?"
       cat "$out/bench.log" | tail -n 200
       ;;
     spmv)
-      "$tool" spmv --space cuda --json "$out/spmv.json" "$@" > "$out/spmv.log" 2>&1
+      timeout "$limit" "$tool" spmv --space cuda --json "$out/spmv.json" "$@" > "$out/spmv.log" 2>&1
       echo "exit $?"
       tail -n 60 "$out/spmv.log"
       ;;
     multiply)
-      "$tool" multiply --space cuda "$@" 2>&1 | tee -a "$out/multiply.log" | tail -n 60
+      timeout "$limit" "$tool" multiply --space cuda "$@" 2>&1 | tee -a "$out/multiply.log" | tail -n 60
       ;;
     *) echo "unknown step $step (steps: $steps)"; return 2 ;;
   esac
