@@ -1,6 +1,7 @@
 // gustav: command-line front end of the Gustav SpGEMM library.
 #include <Kokkos_Core.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <string>
@@ -35,6 +36,11 @@ int main(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   const std::string command = argv[1];
+  // Without OMP_PROC_BIND and OMP_PLACES the OpenMP runtime (which read
+  // the environment when it was loaded) leaves threads unbound; saying so
+  // keeps Kokkos from printing its binding advice on every run. Users who
+  // want pinned threads set the variables themselves.
+  if (!std::getenv("OMP_PROC_BIND") && !std::getenv("OMP_PLACES")) setenv("OMP_PROC_BIND", "false", 0);
   Kokkos::ScopeGuard kokkos(argc, argv);
   try {
     if (command == "multiply") return gustav::tool::multiply_command(argc, argv);

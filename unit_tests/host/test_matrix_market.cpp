@@ -292,6 +292,16 @@ TEST(MatrixMarketRead, DimensionBeyondOrdinalThrowsOverflow) {
             "use a 64-bit ordinal");
 }
 
+TEST(MatrixMarketRead, SizeLineBeyondMemoryThrowsAllocationError) {
+  // 10^11 rows fit a 64-bit ordinal, but their row map needs 745 GiB.
+  const std::string text = "%%MatrixMarket matrix coordinate real general\n99999999999 99999999999 1\n1 1 1\n";
+  const std::string message = message_of<gustav::allocation_error>(
+      [&] { gustav::parse_matrix_market<double, std::int64_t, std::int64_t>(text, "huge.mtx"); });
+  EXPECT_EQ(message.rfind("gustav::parse_matrix_market: huge.mtx:2: the row map of 99999999999 rows needs 745.1 GiB, ", 0),
+            0u)
+      << message;
+}
+
 TEST(MatrixMarketRead, EntriesBeyondOffsetThrowOverflow) {
   const std::string text = "%%MatrixMarket matrix coordinate real general\n2 2 40000\n";
   EXPECT_EQ(message_of<gustav::overflow_error>(

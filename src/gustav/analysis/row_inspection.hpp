@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "gustav/analysis/row_bins.hpp"
+#include "gustav/common/concurrency.hpp"
 #include "gustav/spgemm/product_walk.hpp"
 #include "gustav/spgemm/summary.hpp"
 
@@ -100,10 +101,10 @@ struct InspectRows {
         const std::uint8_t bin = symbolic_bins.of(products, need);
         row_bin(row) = bin;
         if (products == 0 || tiny) c_row_map(row + 1) = static_cast<typename Types::c_offset_type>(nnz);
-        if (bin != no_bin) Kokkos::atomic_add(&count[bin], std::int64_t(1));
-        if (products > 0 && tiny) Kokkos::atomic_add(&count[max_row_bins], products);
-        Kokkos::atomic_add(&count[max_row_bins + 1], products);
-        Kokkos::atomic_fetch_max(&count[max_row_bins + 2], products);
+        if (bin != no_bin) add_count(&count[bin], 1);
+        if (products > 0 && tiny) add_count(&count[max_row_bins], products);
+        add_count(&count[max_row_bins + 1], products);
+        raise_count(&count[max_row_bins + 2], products);
       });
     }
     if (errors) Kokkos::atomic_fetch_or(&summary(SummarySlot::errors), std::int64_t(errors));
@@ -113,15 +114,15 @@ struct InspectRows {
         const std::int64_t v = count[c];
         if (v == 0) return;
         if (c < max_row_bins) {
-          Kokkos::atomic_add(&summary(SummarySlot::symbolic_rows + c), v);
+          add_count(&summary(SummarySlot::symbolic_rows + c), v);
           // Tiny rows are done here and are the numeric phase's tiny bin too.
-          if (c == 0) Kokkos::atomic_add(&summary(SummarySlot::numeric_rows), v);
+          if (c == 0) add_count(&summary(SummarySlot::numeric_rows), v);
         } else if (c == max_row_bins) {
-          Kokkos::atomic_add(&summary(SummarySlot::numeric_products), v);
+          add_count(&summary(SummarySlot::numeric_products), v);
         } else if (c == max_row_bins + 1) {
-          Kokkos::atomic_add(&summary(SummarySlot::products), v);
+          add_count(&summary(SummarySlot::products), v);
         } else {
-          Kokkos::atomic_fetch_max(&summary(SummarySlot::max_products), v);
+          raise_count(&summary(SummarySlot::max_products), v);
         }
       });
     });

@@ -2,8 +2,12 @@
 /// out. The steps live in their own files: file_contents (the whole file at
 /// once), header (banner, size line), then a counting sort by row in two
 /// passes over the entry lines: row_layout counts, entries places.
+#include <cstdio>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unistd.h>
 
 #include "gustav/io/entries.hpp"
 #include "gustav/io/file_contents.hpp"
@@ -50,6 +54,42 @@ void check_expansion_fits(std::int64_t expanded, const Header& header, const Csr
                        " entries, which do not fit " + type_limit("offset", limits.offset_bits, limits.max_offset));
 }
 
+std::string in_bytes(double bytes) {
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 5) {
+    bytes /= 1024;
+    ++u;
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+  return text;
+}
+
+/// Runs `allocate`; a failed allocation becomes an allocation_error that
+/// names the file, the size line and the memory that line asks for.
+template <class Allocate>
+void allocate_for(const SourceName& source, const Header& header, const std::string& what, double bytes,
+                  const Allocate& allocate) {
+  const std::string needs = what + " needs " + in_bytes(bytes);
+  // More than the machine's memory is refused before trying: some
+  // allocators (AddressSanitizer's among them) end the process instead of
+  // throwing.
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  const double memory = pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0;
+  if (memory > 0 && bytes > memory)
+    throw_allocation(source, header.size_line, needs + ", more than this machine's " + in_bytes(memory) + " of memory");
+  bool failed = false;
+  try {
+    allocate();
+  } catch (const std::bad_alloc&) {
+    failed = true;
+  } catch (const std::length_error&) {
+    failed = true;
+  }
+  if (failed) throw_allocation(source, header.size_line, needs + ", more memory than could be allocated");
+}
+
 /// Text editors on some systems open files with a UTF-8 byte order mark;
 /// it is not part of the banner.
 std::string_view without_byte_order_mark(std::string_view text) {
@@ -67,12 +107,18 @@ ParsedMatrix parse(std::string_view text, const SourceName& source, const CsrLim
   ParsedMatrix m;
   m.num_rows = header.rows;
   m.num_cols = header.cols;
-  m.row_map = count_row_layout(scanner, header);
+  allocate_for(source, header, "the row map of " + std::to_string(header.rows) + " rows",
+               (static_cast<double>(header.rows) + 1) * sizeof(std::int64_t),
+               [&]() { m.row_map = count_row_layout(scanner, header); });
   const std::int64_t nnz = m.row_map.back();
   check_expansion_fits(nnz, header, limits, source);
-  m.entries.resize(static_cast<std::size_t>(nnz));
-  if (header.field != Field::pattern) m.real.resize(static_cast<std::size_t>(nnz));
-  if (header.field == Field::complex) m.imag.resize(static_cast<std::size_t>(nnz));
+  const double per_entry = sizeof(std::int64_t) + (header.field != Field::pattern ? sizeof(double) : 0) +
+                           (header.field == Field::complex ? sizeof(double) : 0);
+  allocate_for(source, header, std::to_string(nnz) + " entries", static_cast<double>(nnz) * per_entry, [&]() {
+    m.entries.resize(static_cast<std::size_t>(nnz));
+    if (header.field != Field::pattern) m.real.resize(static_cast<std::size_t>(nnz));
+    if (header.field == Field::complex) m.imag.resize(static_cast<std::size_t>(nnz));
+  });
   place_entries(scanner, header, source, m);
 
   if (info) {

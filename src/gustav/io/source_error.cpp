@@ -23,4 +23,8 @@ void throw_overflow(const SourceName& source, std::int64_t line, const std::stri
   throw overflow_error(locate(source, line, reason));
 }
 
+void throw_allocation(const SourceName& source, std::int64_t line, const std::string& reason) {
+  throw allocation_error(locate(source, line, reason));
+}
+
 }  // namespace gustav::detail

@@ -22,4 +22,7 @@ struct SourceName {
 /// Throws gustav::overflow_error, with the same message layout.
 [[noreturn]] void throw_overflow(const SourceName& source, std::int64_t line, const std::string& reason);
 
+/// Throws gustav::allocation_error, with the same message layout.
+[[noreturn]] void throw_allocation(const SourceName& source, std::int64_t line, const std::string& reason);
+
 }  // namespace gustav::detail

@@ -34,9 +34,9 @@ struct NumericTally {
     });
   }
   KOKKOS_INLINE_FUNCTION static void add(std::int64_t* t, int bin, std::int64_t products, std::int64_t nnz) {
-    Kokkos::atomic_add(&t[bin], std::int64_t(1));
-    Kokkos::atomic_add(&t[max_row_bins + bin], products);
-    Kokkos::atomic_fetch_max(&t[2 * max_row_bins], nnz);
+    add_count(&t[bin], 1);
+    add_count(&t[max_row_bins + bin], products);
+    raise_count(&t[2 * max_row_bins], nnz);
   }
   template <class Member, class Summary>
   KOKKOS_INLINE_FUNCTION static void flush(const Member& team, const std::int64_t* t, const Summary& summary) {
@@ -44,9 +44,9 @@ struct NumericTally {
       Kokkos::single(Kokkos::PerThread(team), [&]() {
         const std::int64_t v = t[i];
         if (v == 0) return;
-        if (i < max_row_bins) Kokkos::atomic_add(&summary(SummarySlot::numeric_rows + i), v);
-        else if (i < 2 * max_row_bins) Kokkos::atomic_add(&summary(SummarySlot::numeric_products + i - max_row_bins), v);
-        else Kokkos::atomic_fetch_max(&summary(SummarySlot::max_nnz), v);
+        if (i < max_row_bins) add_count(&summary(SummarySlot::numeric_rows + i), v);
+        else if (i < 2 * max_row_bins) add_count(&summary(SummarySlot::numeric_products + i - max_row_bins), v);
+        else raise_count(&summary(SummarySlot::max_nnz), v);
       });
     });
   }
@@ -168,8 +168,8 @@ struct CountRows {
         });
       });
       if (bad) errors |= error_bad_a;
-      if (fresh) Kokkos::atomic_add(&sums[0], fresh);
-      if (products) Kokkos::atomic_add(&sums[1], products);
+      if (fresh) add_count(&sums[0], fresh);
+      if (products) add_count(&sums[1], products);
       team.team_barrier();
       Kokkos::single(Kokkos::PerTeam(team), [&]() { finish_row(row, sums[1], sums[0], tally, errors); });
       team.team_barrier();

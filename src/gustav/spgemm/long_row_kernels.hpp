@@ -17,6 +17,7 @@
 
 #include "gustav/accumulators/dense_window.hpp"
 #include "gustav/analysis/row_bins.hpp"
+#include "gustav/common/concurrency.hpp"
 #include "gustav/common/bits.hpp"
 #include "gustav/spgemm/accumulate_rows.hpp"
 #include "gustav/spgemm/product_walk.hpp"
@@ -223,9 +224,9 @@ struct LongRowReadOut {
         c_row_map(row + 1) = static_cast<typename Types::c_offset_type>(total);
         const std::uint8_t bin = numeric_bins.of(products, total);
         row_bin(row) = bin;
-        Kokkos::atomic_add(&summary(SummarySlot::numeric_rows + bin), std::int64_t(1));
-        Kokkos::atomic_add(&summary(SummarySlot::numeric_products + bin), products);
-        Kokkos::atomic_fetch_max(&summary(SummarySlot::max_nnz), total);
+        add_count(&summary(SummarySlot::numeric_rows + bin), 1);
+        add_count(&summary(SummarySlot::numeric_products + bin), products);
+        raise_count(&summary(SummarySlot::max_nnz), total);
       });
     } else {
       read_out(team, r, row, w, words);

@@ -116,7 +116,10 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
         finish.summary = count_out.summary;
         finish.numeric_bins = count_out.numeric_bins;
         finish.max_row_count = count_out.max_row_count;
-        launch_teams(space, label + "::finish", finish, bin.team_size, bin.vector_length,
+        // One lane per worker: Kokkos 3.4's CUDA team scan is only right
+        // when a team's threads are all workers (blockDim.x == 1), and the
+        // read-out places its workers' stretches with one.
+        launch_teams(space, label + "::finish", finish, bin.team_size * bin.vector_length, 1,
                      [&](int) { return n; }, no_scratch);
       }
     }
