@@ -54,7 +54,10 @@ if [ "$flavour" = cuda ]; then
 fi
 if [ ! -f "$build/CMakeCache.txt" ]; then
   echo "setup: configuring Gustav in $build"
-  cmake "${config[@]}" > /dev/null
+  # Kokkos' package config warns about CMake deprecations; the full output
+  # stays in the build folder.
+  mkdir -p "$build"
+  cmake "${config[@]}" > "$build/configure.log" 2>&1 || { tail -n 60 "$build/configure.log"; rm -f "$build/CMakeCache.txt"; exit 1; }
 fi
 echo "setup: building Gustav ($flavour, $jobs jobs)"
 targets=()

@@ -24,7 +24,11 @@ struct SpgemmStats {
   std::int64_t max_row_products = 0;  ///< largest per-row product count
   std::int64_t nnz = 0;               ///< nnz(C)
 
-  bool compressed = false;          ///< symbolic phase ran on the compressed B
+  /// How rows mapped onto threads: "hierarchical" (teams, workers and vector
+  /// lanes; GPUs, or CpuMapping::hierarchical) or "thread per row" (CPUs).
+  std::string mapping;
+
+  bool compressed = false;          ///< symbolic phase ran on the compressed B (thread-per-row mapping only, so far)
   double compression_ratio = 1.0;   ///< compressed entries / nnz(B) (1 when skipped)
   std::string accumulator;          ///< "hash" or "dense"
 

@@ -92,9 +92,13 @@ struct AccumulateRows {
   int log2_slots = 0;
   int lanes = 1;  ///< lanes per worker (the policy's vector length)
 
+  /// Scratch of one worker's (or the team's) table, and of a worker's row cache.
+  KOKKOS_INLINE_FUNCTION std::size_t region_bytes() const {
+    return Layout::bytes(log2_slots) + (Level == RowLevel::worker ? RowCache::bytes() : 0);
+  }
   std::size_t scratch_bytes(int workers) const {
     if constexpr (Level == RowLevel::tiny) return 0;
-    return Layout::bytes(log2_slots) * (Level == RowLevel::team ? 1 : workers) + 64;
+    return region_bytes() * (Level == RowLevel::team ? 1 : workers) + 64;
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
@@ -103,19 +107,24 @@ struct AccumulateRows {
       const std::int64_t w = static_cast<std::int64_t>(team.league_rank()) * team.team_size() + team.team_rank();
       if (w < num_rows) Kokkos::single(Kokkos::PerThread(team), [&]() { tiny_row(static_cast<std::int64_t>(rows(w)), bits); });
     } else {
-      const std::size_t region = Layout::bytes(log2_slots);
+      const std::size_t region = region_bytes();
       char* scratch = static_cast<char*>(
           team.team_scratch(0).get_shmem_aligned(region * (Level == RowLevel::team ? 1 : team.team_size()), 16));
       if constexpr (Level == RowLevel::team) {
         Carver c(scratch);
         const Layout t = Layout::carve(c, log2_slots);
         for (std::int64_t r = team.league_rank(); r < num_rows; r += team.league_size())
-          table_row(team, static_cast<std::int64_t>(rows(r)), t, bits);
+          table_row(team, static_cast<std::int64_t>(rows(r)), t, RowCache{}, bits);
       } else {
-        const std::int64_t w = static_cast<std::int64_t>(team.league_rank()) * team.team_size() + team.team_rank();
-        Carver c(scratch + region * team.team_rank());
+        // Each worker loops over rows; its cache follows its table.
+        char* mine = scratch + region * team.team_rank();
+        const RowCache cache = RowCache::at(mine + Layout::bytes(log2_slots));  // 16-byte aligned
+        Carver c(mine);
         const Layout t = Layout::carve(c, log2_slots);
-        if (w < num_rows) table_row(team, static_cast<std::int64_t>(rows(w)), t, bits);
+        const std::int64_t workers = static_cast<std::int64_t>(team.league_size()) * team.team_size();
+        for (std::int64_t w = static_cast<std::int64_t>(team.league_rank()) * team.team_size() + team.team_rank();
+             w < num_rows; w += workers)
+          table_row(team, static_cast<std::int64_t>(rows(w)), t, cache, bits);
       }
     }
     if (bits) Kokkos::atomic_fetch_or(&errors(), std::int64_t(bits));
@@ -208,21 +217,20 @@ struct AccumulateRows {
   /// Calls f(j, p) for every product of the row, spread over the worker's
   /// lanes (flattened) or the team.
   template <class F>
-  KOKKOS_INLINE_FUNCTION void for_each_product(const Member& team, std::int64_t a0, std::int64_t a1, int& bits,
-                                               const F& f) const {
+  KOKKOS_INLINE_FUNCTION void for_each_product(const Member& team, std::int64_t a0, std::int64_t a1,
+                                               const RowCache& cache, int& bits, const F& f) const {
     bool bad = false;
     if constexpr (Level == RowLevel::team) {
       walk_team_products(team, ops, a0, a1, bad, f);
     } else {
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](const int lane) {
-        walk_lane_products(ops, a0, a1, lane, lanes, bad,
+      walk_worker_products(team, ops, cache, a0, a1, lanes, bad,
                            [&](std::int64_t j, std::int64_t p, std::int64_t) { f(j, p); });
-      });
     }
     if (bad) bits |= error_bad_a;
   }
 
-  KOKKOS_INLINE_FUNCTION void table_row(const Member& team, std::int64_t row, const Layout& t, int& bits) const {
+  KOKKOS_INLINE_FUNCTION void table_row(const Member& team, std::int64_t row, const Layout& t, const RowCache& cache,
+                                        int& bits) const {
     const int slots = 1 << log2_slots;
     const Table table{t.keys, log2_slots};
     const std::int64_t start = out.start(row), n = out.length(row);
@@ -243,7 +251,7 @@ struct AccumulateRows {
         }
       });
       Sync::sync(team);
-      for_each_product(team, a0, a1, bits, [&](std::int64_t j, std::int64_t p) {
+      for_each_product(team, a0, a1, cache, bits, [&](std::int64_t j, std::int64_t p) {
         const Ordinal c = ops.b_entries(p);
         const int s = ops.column_ok(c) ? table.find(c, slots) : -1;
         if (s < 0) {
@@ -260,7 +268,7 @@ struct AccumulateRows {
         if constexpr (Output == RowOutput::values) t.values[s] = Scalar();
       });
       Sync::sync(team);
-      for_each_product(team, a0, a1, bits, [&](std::int64_t j, std::int64_t p) {
+      for_each_product(team, a0, a1, cache, bits, [&](std::int64_t j, std::int64_t p) {
         const Ordinal c = ops.b_entries(p);
         if (!ops.column_ok(c)) {
           bits |= error_bad_b;
@@ -275,23 +283,75 @@ struct AccumulateRows {
         if constexpr (Output == RowOutput::values) Concurrent::add(t.values + s, Scalar(ops.a_values(j) * ops.b_values(p)));
       });
       Sync::sync(team);
-      // Empty slots (key -1) sort last: the row's n columns come first.
-      if constexpr (Output == RowOutput::values) {
-        bitonic_sort_pairs<Sync>(team, t.keys, t.values, slots);
+      if (Level == RowLevel::worker && slots <= rank_slots_per_lane * lanes) {
+        place_by_rank(team, t, start, n, bits);
       } else {
-        bitonic_sort_pairs<Sync>(team, t.keys, static_cast<int*>(nullptr), slots);
+        sort_and_write(team, t, start, n, bits);
       }
-      for_each(team, n, [&](std::int64_t q) {
-        out.c_entries(start + q) = t.keys[q];
-        if constexpr (Output == RowOutput::values) out.c_values(start + q) = t.values[q];
-      });
-      // The table must hold exactly the row's n columns.
-      Kokkos::single(Kokkos::PerThread(team), [&]() {
-        if ((n > 0 && t.keys[n - 1] == Table::empty) || (n < slots && t.keys[n] != Table::empty))
-          bits |= error_table_full;
-      });
     }
     Sync::sync(team);
+  }
+
+  /// Worker tables of at most this many slots per lane go out by rank,
+  /// larger ones (and every table on hosts, with one lane) are sorted.
+  static constexpr int rank_slots_per_lane = 8;
+
+  /// Each key goes straight to its place in C's row: the number of smaller
+  /// keys in the table. A lane holds its slots' keys in registers and reads
+  /// the whole table once, as broadcasts; no sort, no step between lanes.
+  KOKKOS_INLINE_FUNCTION void place_by_rank(const Member& team, const Layout& t, std::int64_t start, std::int64_t n,
+                                            int& bits) const {
+    const int slots = 1 << log2_slots;
+    const int per_lane = slots / lanes;
+    std::int64_t held = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(team, lanes),
+        [&](const int lane, std::int64_t& occupied) {
+          Ordinal mine[rank_slots_per_lane];
+          int below[rank_slots_per_lane];
+#pragma unroll
+          for (int k = 0; k < rank_slots_per_lane; ++k) {
+            mine[k] = k < per_lane ? t.keys[lane + k * lanes] : Table::empty;
+            below[k] = 0;
+          }
+          for (int u = 0; u < slots; ++u) {
+            const Ordinal other = t.keys[u];
+            if (other == Table::empty) continue;
+#pragma unroll
+            for (int k = 0; k < rank_slots_per_lane; ++k) below[k] += other < mine[k] ? 1 : 0;
+          }
+#pragma unroll
+          for (int k = 0; k < rank_slots_per_lane; ++k) {
+            if (mine[k] == Table::empty) continue;
+            ++occupied;
+            if (below[k] >= n) continue;  // more keys than the row has: reported below
+            out.c_entries(start + below[k]) = mine[k];
+            if constexpr (Output == RowOutput::values) out.c_values(start + below[k]) = t.values[lane + k * lanes];
+          }
+        },
+        held);
+    // The table must hold exactly the row's n columns.
+    if (held != n) bits |= error_table_full;
+  }
+
+  KOKKOS_INLINE_FUNCTION void sort_and_write(const Member& team, const Layout& t, std::int64_t start, std::int64_t n,
+                                             int& bits) const {
+    const int slots = 1 << log2_slots;
+    // Empty slots (key -1) sort last: the row's n columns come first.
+    if constexpr (Output == RowOutput::values) {
+      bitonic_sort_pairs<Sync>(team, t.keys, t.values, slots);
+    } else {
+      bitonic_sort_pairs<Sync>(team, t.keys, static_cast<int*>(nullptr), slots);
+    }
+    for_each(team, n, [&](std::int64_t q) {
+      out.c_entries(start + q) = t.keys[q];
+      if constexpr (Output == RowOutput::values) out.c_values(start + q) = t.values[q];
+    });
+    // The table must hold exactly the row's n columns.
+    Kokkos::single(Kokkos::PerThread(team), [&]() {
+      if ((n > 0 && t.keys[n - 1] == Table::empty) || (n < slots && t.keys[n] != Table::empty))
+        bits |= error_table_full;
+    });
   }
 };
 

@@ -72,7 +72,8 @@ struct CountRows {
 
   KOKKOS_INLINE_FUNCTION static std::size_t table_bytes(int log2) { return (std::size_t(1) << log2) * sizeof(Ordinal); }
   std::size_t scratch_bytes(int workers) const {
-    return NumericTally::bytes() + table_bytes(log2_slots) * (TeamPerRow ? 1 : workers) + 64;
+    return NumericTally::bytes() + (table_bytes(log2_slots) + (TeamPerRow ? 0 : RowCache::bytes())) *
+                                       (TeamPerRow ? 1 : workers) + 64;
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
@@ -85,7 +86,9 @@ struct CountRows {
     if constexpr (TeamPerRow) {
       count_team_row(team, keys, tally, errors);
     } else {
-      count_worker_row(team, keys + (std::int64_t(team.team_rank()) << log2_slots), tally, errors);
+      auto* caches = static_cast<char*>(team.team_scratch(0).get_shmem_aligned(RowCache::bytes() * team.team_size(), 8));
+      const RowCache cache = RowCache::at(caches + RowCache::bytes() * team.team_rank());
+      count_worker_rows(team, keys + (std::int64_t(team.team_rank()) << log2_slots), cache, tally, errors);
     }
     if (errors) Kokkos::atomic_fetch_or(&summary(SummarySlot::errors), std::int64_t(errors));
     team.team_barrier();
@@ -101,37 +104,40 @@ struct CountRows {
     NumericTally::add(tally, bin, products, nnz);
   }
 
-  /// A worker per row: its lanes share the row's products (flattened) and
-  /// its table.
-  KOKKOS_INLINE_FUNCTION void count_worker_row(const Member& team, Ordinal* keys, std::int64_t* tally,
-                                               int& errors) const {
-    const std::int64_t w = static_cast<std::int64_t>(team.league_rank()) * team.team_size() + team.team_rank();
-    if (w >= num_rows) return;
-    const std::int64_t row = static_cast<std::int64_t>(rows(w));
+  /// A worker per row (each worker loops over rows): its lanes share the
+  /// row's products (flattened) and its table.
+  KOKKOS_INLINE_FUNCTION void count_worker_rows(const Member& team, Ordinal* keys, const RowCache& cache,
+                                                std::int64_t* tally, int& errors) const {
+    const std::int64_t workers = static_cast<std::int64_t>(team.league_size()) * team.team_size();
+    for (std::int64_t w = static_cast<std::int64_t>(team.league_rank()) * team.team_size() + team.team_rank();
+         w < num_rows; w += workers)
+      count_worker_row(team, static_cast<std::int64_t>(rows(w)), keys, cache, tally, errors);
+  }
+
+  KOKKOS_INLINE_FUNCTION void count_worker_row(const Member& team, std::int64_t row, Ordinal* keys,
+                                               const RowCache& cache, std::int64_t* tally, int& errors) const {
     const Table table{keys, log2_slots};
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, 1 << log2_slots), [&](int s) { keys[s] = Table::empty; });
     std::int64_t a0, a1;
     ops.a_row(row, a0, a1);
-    std::int64_t nnz = 0, products = 0;
-    int lane_errors = 0;
+    // Each lane counts the columns it inserted first; a vector sum adds them.
+    std::int64_t fresh = 0;
+    bool bad = false;
+    const std::int64_t products =
+        walk_worker_products(team, ops, cache, a0, a1, lanes, bad, [&](std::int64_t, std::int64_t p, std::int64_t) {
+          const Ordinal c = ops.b_entries(p);
+          if (!ops.column_ok(c)) {
+            errors |= error_bad_b;
+            return;
+          }
+          bool is_new = false;
+          if (table.insert(c, 1 << log2_slots, is_new) < 0) errors |= error_table_full;
+          fresh += is_new ? 1 : 0;
+        });
+    if (bad) errors |= error_bad_a;
+    std::int64_t nnz = 0;
     Kokkos::parallel_reduce(
-        Kokkos::ThreadVectorRange(team, lanes),
-        [&](const int lane, std::int64_t& fresh) {
-          bool bad = false;
-          products = walk_lane_products(ops, a0, a1, lane, lanes, bad, [&](std::int64_t, std::int64_t p, std::int64_t) {
-            const Ordinal c = ops.b_entries(p);
-            if (!ops.column_ok(c)) {
-              lane_errors |= error_bad_b;
-              return;
-            }
-            bool is_new = false;
-            if (table.insert(c, 1 << log2_slots, is_new) < 0) lane_errors |= error_table_full;
-            fresh += is_new ? 1 : 0;
-          });
-          if (bad) lane_errors |= error_bad_a;
-        },
-        nnz);
-    errors |= lane_errors;
+        Kokkos::ThreadVectorRange(team, lanes), [&](const int, std::int64_t& sum) { sum += fresh; }, nnz);
     Kokkos::single(Kokkos::PerThread(team), [&]() { finish_row(row, products, nnz, tally, errors); });
   }
 

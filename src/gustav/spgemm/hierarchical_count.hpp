@@ -70,7 +70,9 @@ ProductOperands<Types> operands_of(const AIn& A, const BIn& B) {
 template <class Types, class ExecSpace>
 std::vector<RowBin> counting_bins(const Mapping& mapping) {
   BinRequest r;
-  r.table_bytes = [](int log2) { return (std::size_t(1) << log2) * sizeof(typename Types::ordinal_type); };
+  r.table_bytes = [](int log2) {
+    return (std::size_t(1) << log2) * sizeof(typename Types::ordinal_type) + RowCache::bytes();
+  };
   r.scratch_max = mapping.scratch_max - NumericTally::bytes() - 128;
   r.host = is_host_space<ExecSpace>();
   r.max_vector_length = r.host ? 1 : 32;
@@ -80,7 +82,7 @@ std::vector<RowBin> counting_bins(const Mapping& mapping) {
 template <class Types, class ExecSpace>
 std::vector<RowBin> output_bins(const Mapping& mapping) {
   BinRequest r;
-  r.table_bytes = [](int log2) { return numeric_table_bytes<Types>(log2); };
+  r.table_bytes = [](int log2) { return numeric_table_bytes<Types>(log2) + RowCache::bytes(); };
   r.scratch_max = mapping.scratch_max - 128;
   r.host = is_host_space<ExecSpace>();
   r.max_vector_length = r.host ? 1 : 32;
@@ -208,7 +210,11 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
       f.log2_slots = bin.log2_slots;
       f.lanes = host ? 1 : bin.vector_length;
       launch_teams(space, name, f, bin.team_size, f.lanes,
-                   [&](int size) { return decltype(team_per_row)::value ? n : ceil_div<std::int64_t>(n, size); },
+                   [&](int size) {
+                     return decltype(team_per_row)::value
+                                ? n
+                                : looping_league(space, ceil_div<std::int64_t>(n, size), size * f.lanes);
+                   },
                    [&](int size) { return f.scratch_bytes(size); });
     };
     if (bin.level == RowLevel::worker) {
@@ -242,7 +248,7 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
     if (bin.level != RowLevel::worker || host || n == 0) continue;
     const double avg = static_cast<double>(second[SummarySlot::numeric_products + static_cast<int>(b)]) / n;
     bin.vector_length = lanes_for_products(avg, 32);
-    const std::size_t table = numeric_table_bytes<Types>(bin.log2_slots);
+    const std::size_t table = numeric_table_bytes<Types>(bin.log2_slots) + RowCache::bytes();
     bin.team_size = static_cast<int>(std::min<std::size_t>(256 / bin.vector_length, (mapping.scratch_max - 128) / table));
     bin.scratch_bytes = table * static_cast<std::size_t>(bin.team_size);
   }

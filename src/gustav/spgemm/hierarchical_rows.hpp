@@ -55,7 +55,9 @@ std::size_t write_rows_hierarchical(const ExecSpace& space, const Schedule& sche
       const int lanes = L == RowLevel::tiny ? 1 : f.lanes;
       launch_teams(space, name, f, bin.team_size, lanes,
                    [&](int size) {
-                     return L == RowLevel::team ? n : (n + size - 1) / size;
+                     if (L == RowLevel::team) return n;
+                     if (L == RowLevel::tiny) return (n + size - 1) / size;
+                     return looping_league(space, (n + size - 1) / size, size * lanes);
                    },
                    [&](int size) { return f.scratch_bytes(size); });
     };

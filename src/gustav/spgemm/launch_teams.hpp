@@ -19,6 +19,15 @@ using RowList = Kokkos::View<const typename Types::ordinal_type*, typename Types
 template <class Types>
 using RowBinList = Kokkos::View<std::uint8_t*, typename Types::device_type, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
+/// Teams for a kernel whose workers loop over rows: at most a few rounds of
+/// the teams the device holds at once, so per-team set-up (clearing and
+/// flushing scratch tallies) is paid per resident team, not per row.
+template <class ExecSpace>
+std::int64_t looping_league(const ExecSpace& space, std::int64_t teams_needed, int team_threads) {
+  const std::int64_t resident = std::max<std::int64_t>(1, space.concurrency() / std::max(1, team_threads));
+  return std::min(teams_needed, 4 * resident);
+}
+
 /// Runs `f` on a TeamPolicy of `league_for(team_size)` teams of up to
 /// `team_size` workers (a power of two) with `lanes` vector lanes and
 /// `scratch_for(team_size)` bytes of team scratch. Returns the team size used.

@@ -74,6 +74,65 @@ KOKKOS_INLINE_FUNCTION std::int64_t walk_lane_products(const Ops& ops, std::int6
   return base;
 }
 
+/// A worker's scratch copy of up to `capacity` entries of a row of A: for
+/// each entry, where its row of B starts and how long it is. The lanes load
+/// the entries at once, so a row costs one round of dependent global loads
+/// (A's column, then B's row map) per `capacity` entries instead of one per
+/// entry, which on GPUs is most of a short row's time.
+struct RowCache {
+  static constexpr int capacity = 32;
+  std::int64_t* begin = nullptr;
+  std::int64_t* length = nullptr;
+
+  KOKKOS_INLINE_FUNCTION static std::size_t bytes() { return 2 * capacity * sizeof(std::int64_t); }
+  /// The cache at `base` (8-byte aligned), bytes() long.
+  KOKKOS_INLINE_FUNCTION static RowCache at(char* base) {
+    RowCache c;
+    c.begin = reinterpret_cast<std::int64_t*>(base);
+    c.length = reinterpret_cast<std::int64_t*>(base) + capacity;
+    return c;
+  }
+};
+
+/// walk_lane_products for a worker with a RowCache: product t of the row on
+/// lane t % lanes, each lane's in order, f(j, p, t) called by each lane for
+/// its own. Must be called by all lanes of the worker (not inside a vector
+/// loop); returns the row's product count on every lane.
+template <class Member, class Ops, class F>
+KOKKOS_INLINE_FUNCTION std::int64_t walk_worker_products(const Member& team, const Ops& ops, const RowCache& cache,
+                                                         std::int64_t a_begin, std::int64_t a_end, int lanes,
+                                                         bool& bad, const F& f) {
+  std::int64_t base = 0;
+  const std::int64_t lane_mask = lanes - 1;  // lanes is a power of two
+  for (std::int64_t first = a_begin; first < a_end; first += RowCache::capacity) {
+    const int m = a_end - first < RowCache::capacity ? static_cast<int>(a_end - first) : RowCache::capacity;
+    // Vector loops end with the lanes synchronised, so the cache is whole
+    // before the walk reads it, and read before the next chunk refills it.
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, m), [&](const int i) {
+      std::int64_t b0, b1;
+      if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(first + i)), b0, b1)) bad = true;
+      cache.begin[i] = b0;
+      cache.length[i] = b1 - b0;
+    });
+    // Each lane merges its product indices t = lane, lane + lanes, ...
+    // (mod lanes, continuing from earlier chunks) with the entries' lengths,
+    // so every lane has a product in every round however short B's rows are.
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](const int lane) {
+      int i = 0;
+      std::int64_t entry_start = 0;
+      for (std::int64_t t = (lane - base) & lane_mask;; t += lanes) {
+        while (i < m && entry_start + cache.length[i] <= t) entry_start += cache.length[i++];
+        if (i == m) break;
+        f(first + i, cache.begin[i] + (t - entry_start), base + t);
+      }
+      // Every lane ends with the chunk's product count; each keeps its own
+      // copy of `base`, so none reads the cache after the loop's closing sync.
+      base += entry_start;
+    });
+  }
+  return base;
+}
+
 /// The products of row entries [a_begin, a_end) spread over a whole team:
 /// its workers take entries of A, their lanes the row of B. Calls f(j, p).
 template <class Member, class Ops, class F>

@@ -227,6 +227,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   plan.b_cols_ = B.num_cols;
   plan.b_nnz_ = B.nnz();
   auto& stats = plan.stats_;
+  stats.mapping = mapping.one_thread_per_row ? "thread per row" : "hierarchical";
   if (!mapping.one_thread_per_row) {
     symbolic_hierarchical<Types>(space, A, B, plan, mapping, who, check_values, values);
     return plan;
