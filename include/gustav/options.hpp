@@ -52,7 +52,8 @@ struct SpgemmOptions {
   CpuMapping cpu_mapping = CpuMapping::automatic;
 
   /// Upper bound, in bytes, on the temporary memory of one phase (0: none;
-  /// the pool is then capped at 512 MiB). Within a budget the level-2 /
+  /// the pools are then capped at 512 MiB, the hierarchical mapping's
+  /// long-row pool at 256 MiB). Within a budget the level-2 /
   /// dense / long-row pools take only what the analysis arrays (about 40
   /// bytes per row of A, plus the compressed B) leave, and fewer teams take
   /// the rows in turn, so the product completes in more steps. A budget too

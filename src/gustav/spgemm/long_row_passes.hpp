@@ -17,7 +17,7 @@
 namespace gustav::detail {
 
 /// Without a budget the long-row pool takes at most this much.
-constexpr std::size_t long_row_pool_max = std::size_t(512) << 20;
+constexpr std::size_t long_row_pool_max = std::size_t(256) << 20;
 
 /// Products a team of a long row takes (one slice).
 constexpr std::int64_t long_row_slice_products = 16384;
