@@ -104,6 +104,17 @@ struct CountRows {
     NumericTally::add(tally, bin, products, nnz);
   }
 
+  /// Puts column c of a product into the row's set, counting it if it is new.
+  KOKKOS_INLINE_FUNCTION void insert_column(const Table& table, Ordinal c, std::int64_t& fresh, int& errors) const {
+    if (!ops.column_ok(c)) {
+      errors |= error_bad_b;
+      return;
+    }
+    bool is_new = false;
+    if (table.insert(c, 1 << log2_slots, is_new) < 0) errors |= error_table_full;
+    fresh += is_new ? 1 : 0;
+  }
+
   /// A worker per row (each worker loops over rows): its lanes share the
   /// row's products (flattened) and its table.
   KOKKOS_INLINE_FUNCTION void count_worker_rows(const Member& team, Ordinal* keys, const RowCache& cache,
@@ -125,14 +136,7 @@ struct CountRows {
     bool bad = false;
     const std::int64_t products =
         walk_worker_products(team, ops, cache, a0, a1, lanes, bad, [&](std::int64_t, std::int64_t p, std::int64_t) {
-          const Ordinal c = ops.b_entries(p);
-          if (!ops.column_ok(c)) {
-            errors |= error_bad_b;
-            return;
-          }
-          bool is_new = false;
-          if (table.insert(c, 1 << log2_slots, is_new) < 0) errors |= error_table_full;
-          fresh += is_new ? 1 : 0;
+          insert_column(table, ops.b_entries(p), fresh, errors);
         });
     if (bad) errors |= error_bad_a;
     std::int64_t nnz = 0;
@@ -155,16 +159,8 @@ struct CountRows {
       ops.a_row(row, a0, a1);
       std::int64_t fresh = 0, products = 0;
       bool bad = false;
-      walk_team_products(team, ops, a0, a1, bad, [&](std::int64_t, std::int64_t p) {
-        const Ordinal c = ops.b_entries(p);
-        if (!ops.column_ok(c)) {
-          errors |= error_bad_b;
-          return;
-        }
-        bool is_new = false;
-        if (table.insert(c, 1 << log2_slots, is_new) < 0) errors |= error_table_full;
-        fresh += is_new ? 1 : 0;
-      });
+      walk_team_products(team, ops, a0, a1, bad,
+                         [&](std::int64_t, std::int64_t p) { insert_column(table, ops.b_entries(p), fresh, errors); });
       // Lane 0 of each worker counts the products of its entries of A.
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, a0, a1), [&](const std::int64_t j) {
         Kokkos::single(Kokkos::PerThread(team), [&]() {
