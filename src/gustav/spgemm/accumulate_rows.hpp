@@ -20,6 +20,7 @@
 #include "gustav/accumulators/hash_table.hpp"
 #include "gustav/analysis/row_bins.hpp"
 #include "gustav/common/concurrency.hpp"
+#include "gustav/spgemm/launch_teams.hpp"
 #include "gustav/spgemm/product_walk.hpp"
 #include "gustav/spgemm/row_context.hpp"
 #include "gustav/spgemm/summary.hpp"
@@ -121,10 +122,8 @@ struct AccumulateRows {
         const RowCache cache = RowCache::at(mine + Layout::bytes(log2_slots));  // 16-byte aligned
         Carver c(mine);
         const Layout t = Layout::carve(c, log2_slots);
-        const std::int64_t workers = static_cast<std::int64_t>(team.league_size()) * team.team_size();
-        for (std::int64_t w = static_cast<std::int64_t>(team.league_rank()) * team.team_size() + team.team_rank();
-             w < num_rows; w += workers)
-          table_row(team, static_cast<std::int64_t>(rows(w)), t, cache, bits);
+        for_each_worker_row(team, num_rows,
+                            [&](std::int64_t w) { table_row(team, static_cast<std::int64_t>(rows(w)), t, cache, bits); });
       }
     }
     if (bits) Kokkos::atomic_fetch_or(&errors(), std::int64_t(bits));

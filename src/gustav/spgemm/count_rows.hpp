@@ -13,6 +13,7 @@
 #include "gustav/accumulators/hash_table.hpp"
 #include "gustav/analysis/row_bins.hpp"
 #include "gustav/common/concurrency.hpp"
+#include "gustav/spgemm/launch_teams.hpp"
 #include "gustav/spgemm/product_walk.hpp"
 #include "gustav/spgemm/summary.hpp"
 
@@ -119,10 +120,9 @@ struct CountRows {
   /// row's products (flattened) and its table.
   KOKKOS_INLINE_FUNCTION void count_worker_rows(const Member& team, Ordinal* keys, const RowCache& cache,
                                                 std::int64_t* tally, int& errors) const {
-    const std::int64_t workers = static_cast<std::int64_t>(team.league_size()) * team.team_size();
-    for (std::int64_t w = static_cast<std::int64_t>(team.league_rank()) * team.team_size() + team.team_rank();
-         w < num_rows; w += workers)
+    for_each_worker_row(team, num_rows, [&](std::int64_t w) {
       count_worker_row(team, static_cast<std::int64_t>(rows(w)), keys, cache, tally, errors);
+    });
   }
 
   KOKKOS_INLINE_FUNCTION void count_worker_row(const Member& team, std::int64_t row, Ordinal* keys,

@@ -82,7 +82,7 @@ std::vector<RowBin> counting_bins(const Mapping& mapping) {
 template <class Types, class ExecSpace>
 std::vector<RowBin> output_bins(const Mapping& mapping) {
   BinRequest r;
-  r.table_bytes = [](int log2) { return numeric_table_bytes<Types>(log2) + RowCache::bytes(); };
+  r.table_bytes = [](int log2) { return numeric_worker_bytes<Types>(log2); };
   r.scratch_max = mapping.scratch_max - 128;
   r.host = is_host_space<ExecSpace>();
   r.max_vector_length = r.host ? 1 : 32;
@@ -248,7 +248,7 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
     if (bin.level != RowLevel::worker || host || n == 0) continue;
     const double avg = static_cast<double>(second[SummarySlot::numeric_products + static_cast<int>(b)]) / n;
     bin.vector_length = lanes_for_products(avg, 32);
-    const std::size_t table = numeric_table_bytes<Types>(bin.log2_slots) + RowCache::bytes();
+    const std::size_t table = numeric_worker_bytes<Types>(bin.log2_slots);
     bin.team_size = static_cast<int>(std::min<std::size_t>(256 / bin.vector_length, (mapping.scratch_max - 128) / table));
     bin.scratch_bytes = table * static_cast<std::size_t>(bin.team_size);
   }

@@ -29,6 +29,12 @@ std::size_t numeric_table_bytes(int log2) {
   return std::max(RowTable<Types, RowOutput::values>::bytes(log2), RowTable<Types, RowOutput::reuse>::bytes(log2));
 }
 
+/// Scratch bytes of one worker of a numeric bin: its table and its row cache.
+template <class Types>
+std::size_t numeric_worker_bytes(int log2) {
+  return numeric_table_bytes<Types>(log2) + RowCache::bytes();
+}
+
 /// Returns the bytes of pool the long rows took.
 template <RowOutput Output, class Types, class ExecSpace, class Schedule>
 std::size_t write_rows_hierarchical(const ExecSpace& space, const Schedule& schedule, const ProductOperands<Types>& ops,

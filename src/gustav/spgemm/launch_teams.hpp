@@ -28,6 +28,16 @@ std::int64_t looping_league(const ExecSpace& space, std::int64_t teams_needed, i
   return std::min(teams_needed, 4 * resident);
 }
 
+/// The loop that goes with looping_league: calls f(w) for the rows w of
+/// [0, rows) that this worker takes, every league-wide worker stride.
+template <class Member, class F>
+KOKKOS_INLINE_FUNCTION void for_each_worker_row(const Member& team, std::int64_t rows, const F& f) {
+  const std::int64_t workers = static_cast<std::int64_t>(team.league_size()) * team.team_size();
+  for (std::int64_t w = static_cast<std::int64_t>(team.league_rank()) * team.team_size() + team.team_rank(); w < rows;
+       w += workers)
+    f(w);
+}
+
 /// Runs `f` on a TeamPolicy of `league_for(team_size)` teams of up to
 /// `team_size` workers (a power of two) with `lanes` vector lanes and
 /// `scratch_for(team_size)` bytes of team scratch. Returns the team size used.
