@@ -14,7 +14,8 @@
 # Environment: GUSTAV_FLAVOUR=cuda builds the CUDA flavour in build-cuda/
 # instead (CUDA toolkit required); GUSTAV_BUILD_DIR overrides the build
 # folder; GUSTAV_BUILD_JOBS the parallelism; GUSTAV_BUILD_TARGETS limits the
-# build to some targets.
+# build to some targets; GUSTAV_CMAKE_ARGS adds options to the first configure
+# (e.g. -DGustav_TEST_EVERY_CONFIG=OFF).
 set -euo pipefail
 
 job=${1:-run}
@@ -51,6 +52,10 @@ kokkos=$("$root/cmake/provision_kokkos.sh" "$flavour" | tail -n 1)
 config=(-S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$kokkos" -DKokkosKernels_ROOT="$kokkos")
 if [ "$flavour" = cuda ]; then
   config+=(-DCMAKE_CXX_COMPILER="$kokkos/bin/nvcc_wrapper")
+fi
+if [ -n "${GUSTAV_CMAKE_ARGS:-}" ]; then
+  # shellcheck disable=SC2206
+  config+=(${GUSTAV_CMAKE_ARGS})
 fi
 if [ ! -f "$build/CMakeCache.txt" ]; then
   echo "setup: configuring Gustav in $build"

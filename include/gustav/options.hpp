@@ -11,8 +11,9 @@ enum class Accumulator {
   automatic,  ///< dense up to 8 MiB per thread (and one per thread within a memory budget), else hash
   hash,       ///< two-level hashmap, cache-sized level 1
   dense,      ///< one dense array per thread over the columns of B (KKSPEED): a bitmap
-              ///< and its touched words (8 bytes per 32 columns) in the symbolic phase,
-              ///< an int per column in the numeric phase
+              ///< (with touched words when counting, two summary levels when filling), a
+              ///< value per column beside the leveled bitmap in gustav::multiply's write
+              ///< pass, an int per column in the numeric phase
 };
 
 /// Compression of B for the symbolic phase: each row becomes pairs
@@ -35,11 +36,12 @@ enum class CpuMapping {
 };
 
 struct SpgemmOptions {
-  /// Sort the column indices of every row of C. Sorting happens once, in the
-  /// symbolic phase; the numeric phase writes values into the sorted
-  /// structure, so reuse pays nothing for it. `false` lets the CPU mapping
-  /// skip the sort; the GPU mapping always sorts (its numeric phase finds
-  /// positions in long rows by binary search).
+  /// Sort the column indices of every row of C. Sorting happens once, where
+  /// C's columns are written (the symbolic phase, or gustav::multiply's one
+  /// walk that writes columns and values); the numeric phase writes values
+  /// into the sorted structure, so reuse pays nothing for it. `false` lets
+  /// the CPU mapping skip the sort; the GPU mapping always sorts (its
+  /// numeric phase finds positions in long rows by binary search).
   bool sort_rows = true;
 
   /// Check row maps for monotonicity and every column index for range before

@@ -177,7 +177,12 @@ class Differential : public ::testing::Test {
     bins("numeric", stats.numeric_bins);
   }
 };
-TYPED_TEST_SUITE(Differential, EveryConfig, ConfigNames);
+#if GUSTAV_TEST_EVERY_CONFIG
+using DifferentialConfigs = EveryConfig;
+#else
+using DifferentialConfigs = AllConfigs;  // Gustav_TEST_EVERY_CONFIG=OFF: the core four only
+#endif
+TYPED_TEST_SUITE(Differential, DifferentialConfigs, ConfigNames);
 
 // One call: gustav::multiply with the case's options.
 TYPED_TEST(Differential, MultiplyMatchesReference) {

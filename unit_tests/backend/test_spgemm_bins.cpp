@@ -53,6 +53,7 @@ class SpgemmBins : public SpgemmTest<C> {
     expect_every_bin_used(plan.stats().fill_bins, "fill");
     expect_every_bin_used(plan.stats().numeric_bins, "numeric");
     EXPECT_TRUE(this->multiply_matches(A, B, options));
+    EXPECT_TRUE(this->plan_matches(A, B, options));
   }
 };
 TYPED_TEST_SUITE(SpgemmBins, AllConfigs, ConfigNames);
@@ -81,9 +82,10 @@ TYPED_TEST(SpgemmBins, DenseAccumulatorOnCpu) {
   if (!test_space_is_host) GTEST_SKIP() << "the dense accumulator is a CPU option";
   typename TestFixture::Host A, B;
   this->make_doubling_rows(A, B);
-  // Rows of 1 to 32768 products: short rows read their bitmap out by sorting
-  // the touched words, long ones by scanning it; with B compressed and not,
-  // sorted and in touched order.
+  // Rows of 1 to 32768 products over 60000 columns (a bitmap whose top level
+  // has two words): the fill pass (symbolic) and the write pass (multiply)
+  // read rows out by descending the bitmap's levels; with B compressed and
+  // not, sorted and not.
   for (const auto compression : {Compression::always, Compression::never})
     for (const bool sorted : {true, false}) {
       SCOPED_TRACE(std::string(compression == Compression::always ? "compressed" : "uncompressed") +
@@ -95,6 +97,7 @@ TYPED_TEST(SpgemmBins, DenseAccumulatorOnCpu) {
       const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), options);
       EXPECT_EQ(plan.stats().accumulator, "dense");
       EXPECT_TRUE(this->multiply_matches(A, B, options));
+      EXPECT_TRUE(this->plan_matches(A, B, options));
     }
 }
 

@@ -45,6 +45,15 @@ class SpgemmTest : public ::testing::Test {
     space.fence();
     return matches_reference<S>(to_host_csr<S, O, Z>(product), reference_multiply(A, B), options.sort_rows);
   }
+
+  /// As multiply_matches, through gustav::symbolic then gustav::numeric.
+  ::testing::AssertionResult plan_matches(const Host& A, const Host& B, const SpgemmOptions& options = {}) {
+    const Matrix a = device(A), b = device(B);
+    const auto plan = UnderTest<C>::symbolic(a, b, options);
+    const auto product = UnderTest<C>::numeric(plan, a, b);
+    space.fence();
+    return matches_reference<S>(to_host_csr<S, O, Z>(product), reference_multiply(A, B), options.sort_rows);
+  }
 };
 
 }  // namespace gustav::test

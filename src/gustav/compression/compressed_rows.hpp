@@ -32,6 +32,17 @@ struct ProductSource {
 
 constexpr int column_set_shift = 5;  // 32 columns per set
 
+/// Frees a compressed B before its phase ends (B itself is left alone).
+template <class Source>
+void release_product_source(Source& source, TempMemory& temp) {
+  if (source.compressed) {
+    temp.release(source.row_map);
+    temp.release(source.keys);
+    temp.release(source.masks);
+  }
+  source = Source();
+}
+
 /// Counts the runs of each row of B into row_map(i + 1).
 template <class Member, class RowMap, class Entries, class OutRowMap>
 struct CountRuns {

@@ -84,6 +84,7 @@ void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const 
     pass.c_values = c_values;
     pass.errors = errors;
     pass.max_load = schedule.max_load;
+    pass.a_nnz = A.nnz();
     PoolSizing pools = schedule.pools;
     pool_bytes = launch_tiers(space, pass, schedule.tiers, schedule.binning, pools, "gustav::numeric", temp);
   };

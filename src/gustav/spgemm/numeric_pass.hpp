@@ -17,6 +17,7 @@
 #include "gustav/accumulators/two_level_hashmap.hpp"
 #include "gustav/analysis/tiers.hpp"
 #include "gustav/common/concurrency.hpp"
+#include "gustav/common/prefetch.hpp"
 #include "gustav/common/launch.hpp"
 #include "gustav/spgemm/row_context.hpp"
 
@@ -46,6 +47,7 @@ struct NumericPass {
   typename Types::c_values c_values;
   Kokkos::View<int, typename Types::device_type> errors;
   double max_load = 0.5;
+  std::int64_t a_nnz = 0;  ///< how far ahead rows of B may be prefetched
 
   KOKKOS_INLINE_FUNCTION std::int64_t need(std::int64_t row) const {
     return static_cast<std::int64_t>(c_row_map(row + 1) - c_row_map(row));
@@ -135,7 +137,7 @@ struct NumericPass {
         } else {
           Kokkos::atomic_fetch_or(&errors(), int(error_structure_changed));
         }
-      });
+      }, rows_ahead(a_entries, a_nnz, b_row_map, b_entries, b_values));
     }
     team.team_barrier();
     if (scratch_values) {
@@ -201,7 +203,9 @@ struct NumericPass {
     }
     Scalar* acc = c_values.data() + start;
     bool lost = false;
+    const auto ahead = rows_ahead(a_entries, a_nnz, b_row_map, b_entries, b_values);
     for (auto j = a_row_map(row); j < a_row_map(row + 1); ++j) {
+      ahead.at(static_cast<std::int64_t>(j));
       const auto k = a_entries(j);
       const Scalar a = a_values(j);
       for (auto p = b_row_map(k); p < b_row_map(k + 1); ++p) {

@@ -23,6 +23,7 @@
 #include "gustav/spgemm/numeric_pass.hpp"
 #include "gustav/spgemm/symbolic_pass.hpp"
 #include "gustav/spgemm/tier_kernel.hpp"
+#include "gustav/spgemm/write_pass.hpp"
 #include "gustav/validation/validate_csr.hpp"
 
 namespace gustav::detail {
@@ -81,6 +82,20 @@ inline std::vector<BinUse> bin_uses(const std::vector<Tier>& tiers, const std::v
   return uses;
 }
 
+/// The largest nnz of a row of C; rows beyond 2^31 - 1 entries are refused.
+template <class ExecSpace, class RowMap>
+std::int64_t max_row_nnz(const ExecSpace& space, const RowMap& row_map, std::int64_t rows) {
+  std::int64_t max_nnz = 0;
+  if (rows > 0)
+    Kokkos::parallel_reduce("gustav::symbolic::max_row_nnz",
+                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, rows),
+                            MaxRowLength<RowMap>{row_map}, Kokkos::Max<std::int64_t>(max_nnz));
+  if (max_nnz > std::numeric_limits<int>::max())
+    throw overflow_error("gustav::symbolic: a row of C has " + std::to_string(max_nnz) +
+                         " entries; rows of more than 2^31 - 1 entries are not supported");
+  return max_nnz;
+}
+
 /// Builds the numeric schedule (bins by nnz of each row of C).
 template <class Types, class ExecSpace, class Plan, class ProductsView>
 void plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& mapping, std::int64_t b_cols,
@@ -90,14 +105,7 @@ void plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& mapping, st
   auto& schedule = plan.schedule_;
   const std::int64_t rows = plan.a_rows_;
   const auto row_map = plan.c_row_map_;
-  std::int64_t max_nnz = 0;
-  if (rows > 0)
-    Kokkos::parallel_reduce("gustav::symbolic::max_row_nnz",
-                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, rows),
-                            MaxRowLength<decltype(row_map)>{row_map}, Kokkos::Max<std::int64_t>(max_nnz));
-  if (max_nnz > std::numeric_limits<int>::max())
-    throw overflow_error("gustav::symbolic: a row of C has " + std::to_string(max_nnz) +
-                         " entries; rows of more than 2^31 - 1 entries are not supported");
+  const std::int64_t max_nnz = max_row_nnz(space, row_map, rows);
   auto run = [&](auto concurrency) {
     using Pass = NumericPass<ExecSpace, Types, decltype(concurrency)>;
     TierRequest r;
@@ -123,6 +131,53 @@ void plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& mapping, st
       schedule.tiers, "gustav::symbolic::numeric_bins", temp);
   plan.stats_.numeric_bins = bin_uses(schedule.tiers, schedule.binning.offsets);
   plan.stats_.numeric_pool_bytes = 0;
+}
+
+/// gustav::multiply on the thread-per-row mapping: every row's columns and
+/// values written at once (write_pass.hpp), binned by the row's nnz. Returns
+/// the pools' bytes; `uses` gets the bins.
+template <class Types, class ExecSpace, class AIn, class BIn, class Plan, class ProductsView>
+std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, const BIn& B, Plan& plan,
+                                      const Mapping& mapping, const ProductsView& products,
+                                      const typename Types::c_values& values, TempMemory& temp,
+                                      std::vector<BinUse>& uses) {
+  using Ordinal = typename Types::ordinal_type;
+  using Pass = WritePass<ExecSpace, Types>;
+  const auto row_map = plan.c_row_map_;
+  TierRequest r;
+  r.max_load = 0.5;
+  r.row_bytes = [](int log2) { return Pass::region_bytes(log2, 0); };
+  r.spill_row_bytes = r.row_bytes;
+  r.max_need = max_row_nnz(space, row_map, A.num_rows);
+  const auto tiers = tiers_for(mapping, r, plan.options_, Pass::dense_bytes(B.num_cols));
+  auto binning = bin_rows<Ordinal>(
+      space, A.num_rows,
+      WorkNeed<NeedFromRowMap<decltype(row_map)>, ProductsView>{{row_map}, products, long_row_products(tiers)}, tiers,
+      "gustav::multiply::bins", temp);
+  uses = bin_uses(tiers, binning.offsets);
+  auto errors = make_error_flag<typename Types::device_type>(space, "gustav::multiply::errors");
+  Pass pass;
+  pass.a_row_map = A.row_map;
+  pass.a_entries = A.entries;
+  pass.a_values = A.values;
+  pass.b_row_map = B.row_map;
+  pass.b_entries = B.entries;
+  pass.b_values = B.values;
+  pass.c_row_map = row_map;
+  pass.c_entries = plan.c_entries_;
+  pass.c_values = values;
+  pass.errors = errors;
+  pass.max_load = r.max_load;
+  pass.sort_rows = plan.options_.sort_rows;
+  pass.bitmap_words = ceil_div<std::int64_t>(B.num_cols, std::int64_t(1) << column_set_shift);
+  pass.a_nnz = A.nnz();
+  PoolSizing pools;
+  pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(r.max_need, r.max_load));
+  pools.dense_chunk_bytes = Pass::dense_bytes(B.num_cols);
+  const std::size_t pool_bytes = launch_tiers(space, pass, tiers, binning, pools, "gustav::multiply", temp);
+  temp.release(binning.perm);
+  raise_kernel_errors(space, errors, "gustav::multiply");
+  return pool_bytes;
 }
 
 /// Runs one symbolic pass (count or fill) over its own binning.
@@ -175,6 +230,7 @@ std::size_t run_symbolic_pass(const ExecSpace& space, const AIn& A, const Source
     pass.sort_rows = plan.options_.sort_rows || !mapping.one_thread_per_row;
     pass.max_row_count = max_count_of<typename Types::c_offset_type>();
     pass.bitmap_words = ceil_div<std::int64_t>(b_cols, 32);
+    pass.a_nnz = A.nnz();
     pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(max_need, r.max_load));
     pools.dense_chunk_bytes = Pass::dense_bytes(b_cols);
     pool_bytes = launch_tiers(space, pass, tiers, binning, pools, label, temp);
@@ -239,6 +295,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
 
   if (A.num_rows == 0 || A.nnz() == 0 || B.nnz() == 0) {
     plan.c_entries_ = allocate_view<typename Types::c_entries>(space, "gustav::symbolic::c_entries", 0, false);
+    if (values) *values = allocate_view<typename Types::c_values>(space, "gustav::numeric::c_values", 0, false);
     plan_numeric<Types>(space, plan, mapping, B.num_cols, 1.0, Kokkos::View<std::int64_t*, Device>(), temp);
     stats.accumulator = "hash";
     stats.symbolic_peak_temp_bytes = temp.peak();
@@ -248,7 +305,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
 
   // Compressed B (or B itself) as the symbolic phase's source of keys.
   double ratio = 1.0;
-  const auto source = build_product_source<ExecSpace, Device>(space, B, options.compression != Compression::never,
+  auto source = build_product_source<ExecSpace, Device>(space, B, options.compression != Compression::never,
                                                               options.compression == Compression::always,
                                                               mapping.one_thread_per_row
                                                                   ? compression_worthwhile_ratio_host
@@ -288,24 +345,34 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   }
   stats.nnz = nnz;
 
-  // Fill pass: C's column indices, sorted per row.
   plan.c_entries_ = allocate_view<typename Types::c_entries>(space, "gustav::symbolic::c_entries", nnz, false);
-  std::int64_t max_sets = 0;
-  Kokkos::parallel_reduce("gustav::symbolic::max_row_sets",
-                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, A.num_rows),
-                          MaxOfView<decltype(sets)>{sets}, Kokkos::Max<std::int64_t>(max_sets));
-  const std::size_t fill_pool =
-      run_symbolic_pass<true, Types>(space, A, source, sets, products, max_sets, B.num_cols, mapping, plan,
-                                     sets, temp, stats.fill_bins, dense_fill, "gustav::symbolic::fill");
-  stats.symbolic_pool_bytes = std::max(stats.symbolic_pool_bytes, fill_pool);
   stats.accumulator = dense_count ? "dense" : "hash";
+  if (!values) {
+    // Fill pass: C's column indices, sorted per row.
+    std::int64_t max_sets = 0;
+    Kokkos::parallel_reduce("gustav::symbolic::max_row_sets",
+                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, A.num_rows),
+                            MaxOfView<decltype(sets)>{sets}, Kokkos::Max<std::int64_t>(max_sets));
+    const std::size_t fill_pool =
+        run_symbolic_pass<true, Types>(space, A, source, sets, products, max_sets, B.num_cols, mapping, plan,
+                                       sets, temp, stats.fill_bins, dense_fill, "gustav::symbolic::fill");
+    stats.symbolic_pool_bytes = std::max(stats.symbolic_pool_bytes, fill_pool);
+  }
   temp.release(sets);
+  release_product_source(source, temp);
 
   // Numeric schedule, kept in the plan.
   const double avg_b_row = static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows > 0 ? B.num_rows : 1);
   TempMemory numeric_temp;
   numeric_temp.set_budget(options.memory_budget_bytes);
   plan_numeric<Types>(space, plan, mapping, B.num_cols, avg_b_row, products, numeric_temp);
+  if (values) {
+    // gustav::multiply: columns and values in one walk, no fill pass.
+    *values = allocate_view<typename Types::c_values>(space, "gustav::numeric::c_values", nnz, false);
+    numeric_temp.add_resident(view_bytes(products));
+    stats.numeric_pool_bytes = write_rows_thread_per_row<Types>(space, A, B, plan, mapping, products, *values,
+                                                                numeric_temp, stats.numeric_bins);
+  }
   temp.release(products);
   stats.symbolic_peak_temp_bytes = temp.peak();
   stats.numeric_peak_temp_bytes = numeric_temp.peak();

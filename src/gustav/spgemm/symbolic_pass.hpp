@@ -9,10 +9,12 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
+#include "gustav/accumulators/leveled_bitmap.hpp"
 #include "gustav/accumulators/two_level_hashmap.hpp"
 #include "gustav/analysis/tiers.hpp"
 #include "gustav/common/bits.hpp"
 #include "gustav/common/concurrency.hpp"
+#include "gustav/common/prefetch.hpp"
 #include "gustav/compression/compressed_rows.hpp"
 #include "gustav/spgemm/row_context.hpp"
 #include "gustav/team/sort_and_scan.hpp"
@@ -42,6 +44,7 @@ struct SymbolicPass {
   bool sort_rows = true;
   std::int64_t max_row_count = 0;   ///< largest nnz a row of C may have in COffset
   std::int64_t bitmap_words = 0;    ///< long rows and dense rows: 32-bit words of a bitmap over B's columns
+  std::int64_t a_nnz = 0;           ///< how far ahead rows of B may be prefetched
 
   KOKKOS_INLINE_FUNCTION std::int64_t need(std::int64_t row) const {
     return static_cast<std::int64_t>(need_of(row));
@@ -59,13 +62,17 @@ struct SymbolicPass {
     layout(c, log2_slots);
     return c.used();
   }
-  /// Dense accumulator bytes: a bitmap word and a touched-list entry per 32
-  /// columns of B.
+  /// Dense accumulator bytes: the fill pass's leveled bitmap over B's
+  /// columns (a little over a bit per column); the counting pass's bitmap
+  /// and list of touched words (a bit and an index per 32 columns).
   static std::size_t dense_bytes(std::int64_t b_cols) {
-    const std::int64_t words = (b_cols + 31) / 32;
     Carver c(nullptr);
-    c.take<std::uint32_t>(words);
-    c.take<Ordinal>(words);
+    if constexpr (Fill) {
+      LeveledBitmap::carve(c, (b_cols + 31) / 32);
+    } else {
+      c.take<std::uint32_t>((b_cols + 31) / 32);
+      c.take<Ordinal>((b_cols + 31) / 32);
+    }
     return c.used();
   }
 
@@ -146,7 +153,8 @@ struct SymbolicPass {
                                 } else {
                                   Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
                                 }
-                              });
+                              },
+                              rows_ahead(a_entries, a_nnz, source.row_map, source.keys, source.masks));
     }
     if constexpr (Fill) {
       team.team_barrier();
@@ -328,56 +336,52 @@ struct SymbolicPass {
   }
 
   /// CPU dense accumulator (KKSPEED): a bitmap over B's columns, one 32-bit
-  /// word per column set (compressed keys are exactly those words), and the
-  /// list of words the row touched, so clearing costs what the row touched.
-  /// The fill pass reads a row out in order either by sorting the touched
-  /// words or, when the row touches a large share of the bitmap (power-law
-  /// rows), by scanning the whole bitmap, which is cheaper than the sort.
+  /// word per column set (compressed keys are exactly those words). The
+  /// counting pass keeps the list of words the row touched, to clear them;
+  /// the fill pass keeps a leveled bitmap (leveled_bitmap.hpp) and reads the
+  /// row out in column order by descending its levels, with no sort.
   template <class Member>
   KOKKOS_INLINE_FUNCTION void dense_row(const Member&, const RowContext& ctx) const {
     if (ctx.row < 0) return;
-    Carver c(ctx.chunk);
-    std::uint32_t* words = c.take<std::uint32_t>(bitmap_words);
-    Ordinal* touched = c.take<Ordinal>(bitmap_words);
-    std::int64_t used = 0, nnz = 0;
     const std::int64_t row = ctx.row;
-    for (auto j = a_row_map(row); j < a_row_map(row + 1); ++j) {
-      const auto k = a_entries(j);
-      for (auto p = source.row_map(k); p < source.row_map(k + 1); ++p) {
-        const Ordinal key = source.keys(p);
-        const Ordinal w = source.compressed ? key : static_cast<Ordinal>(key >> column_set_shift);
-        const std::uint32_t bits =
-            source.compressed ? source.mask(p) : std::uint32_t(1) << (key & ((1 << column_set_shift) - 1));
+    const auto ahead = rows_ahead(a_entries, a_nnz, source.row_map, source.keys, source.masks);
+    auto for_each_key = [&](const auto& f) {
+      for (auto j = a_row_map(row); j < a_row_map(row + 1); ++j) {
+        ahead.at(static_cast<std::int64_t>(j));
+        const auto k = a_entries(j);
+        for (auto p = source.row_map(k); p < source.row_map(k + 1); ++p) {
+          const Ordinal key = source.keys(p);
+          const Ordinal w = source.compressed ? key : static_cast<Ordinal>(key >> column_set_shift);
+          f(w, source.compressed ? source.mask(p)
+                                 : std::uint32_t(1) << (key & ((1 << column_set_shift) - 1)));
+        }
+      }
+    };
+    Carver c(ctx.chunk);
+    if constexpr (Fill) {
+      const LeveledBitmap bitmap = LeveledBitmap::carve(c, bitmap_words);
+      for_each_key([&](Ordinal w, std::uint32_t bits) { bitmap.set(w, bits); });
+      std::int64_t out = static_cast<std::int64_t>(c_row_map(row));
+      bitmap.drain([&](std::int64_t w, std::uint32_t bits) {
+        for (; bits; bits &= bits - 1)
+          c_entries(out++) = static_cast<Ordinal>((w << column_set_shift) + lowest_bit32(bits));
+      });
+    } else {
+      std::uint32_t* words = c.take<std::uint32_t>(bitmap_words);
+      Ordinal* touched = c.take<Ordinal>(bitmap_words);
+      std::int64_t used = 0, nnz = 0;
+      for_each_key([&](Ordinal w, std::uint32_t bits) {
         const std::uint32_t before = words[w];
         if (before == 0) touched[used++] = w;
         words[w] = before | bits;
         nnz += popcount32(bits & ~before);
-      }
-    }
-    if constexpr (Fill) {
-      std::int64_t out = static_cast<std::int64_t>(c_row_map(row));
-      auto emit = [&](std::int64_t w) {
-        for (std::uint32_t bits = words[w]; bits; bits &= bits - 1)
-          c_entries(out++) = static_cast<Ordinal>((w << column_set_shift) + lowest_bit32(bits));
-        words[w] = 0;
-      };
-      if (sort_rows && bitmap_words <= scan_instead_of_sort * used * (1 + log2_floor(next_pow2(used)))) {
-        for (std::int64_t w = 0; w < bitmap_words; ++w)
-          if (words[w]) emit(w);
-      } else {
-        if (sort_rows) sequential_sort_pairs(touched, static_cast<std::uint32_t*>(nullptr), used);
-        for (std::int64_t t = 0; t < used; ++t) emit(touched[t]);
-      }
-    } else {
+      });
       for (std::int64_t t = 0; t < used; ++t) words[touched[t]] = 0;
       // The fill pass is sized by distinct keys: sets when B is compressed,
       // columns otherwise.
       record_count(row, nnz, source.compressed ? used : nnz);
     }
   }
-  /// A scan of the bitmap reads words that are mostly sequential and in
-  /// cache; a sort of n touched words costs about n log n dependent steps.
-  static constexpr std::int64_t scan_instead_of_sort = 4;
 };
 
 }  // namespace gustav::detail

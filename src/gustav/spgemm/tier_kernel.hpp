@@ -11,10 +11,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "gustav/analysis/binning.hpp"
 #include "gustav/analysis/tiers.hpp"
 #include "gustav/common/launch.hpp"
+#include "gustav/errors.hpp"
 #include "gustav/memory_pool/memory_pool.hpp"
 #include "gustav/spgemm/long_rows.hpp"
 #include "gustav/spgemm/row_context.hpp"
@@ -132,6 +134,14 @@ struct PoolSizing {
   std::size_t max_bytes = std::size_t(1) << 29;  ///< cap on the pool (at least one chunk is made)
 };
 
+/// Whether a pass has the multi-team long-row path (long_rows.hpp); the
+/// one-shot write pass runs on the thread-per-row mapping only, which has no
+/// long-row tier.
+template <class Pass, class = void>
+struct takes_long_rows : std::false_type {};
+template <class Pass>
+struct takes_long_rows<Pass, std::void_t<decltype(&Pass::long_row_bytes)>> : std::true_type {};
+
 /// Launches every non-empty tier of `binning` for `pass`. Returns the bytes
 /// the pools took (already released).
 template <class ExecSpace, class Pass, class Binning>
@@ -155,7 +165,11 @@ std::size_t launch_tiers(const ExecSpace& space, const Pass& pass, const std::ve
     const std::string name = label + "::" + tier.name;
     Rows rows = Kokkos::subview(binning.perm, std::make_pair(binning.offsets[t], binning.offsets[t + 1]));
     if (tier.long_rows) {
-      pool_bytes += launch_long_rows(space, pass, rows, n, max_pool, tier.vector_length, name, temp);
+      if constexpr (takes_long_rows<Pass>::value) {
+        pool_bytes += launch_long_rows(space, pass, rows, n, max_pool, tier.vector_length, name, temp);
+      } else {
+        throw internal_error(name + ": long-row tier for a pass without long rows");
+      }
       continue;
     }
     auto run = [&](auto level) {

@@ -6,8 +6,14 @@
 /// over every thread and lane. Code written against these two types runs
 /// unchanged at either level.
 #include <Kokkos_Core.hpp>
+#include <cstdint>
 
 namespace gustav::detail {
+
+/// No prefetching (the default of for_each_product).
+struct NoRowsAhead {
+  KOKKOS_INLINE_FUNCTION void at(std::int64_t) const {}
+};
 
 struct WorkerLevel {
   static constexpr bool team_wide = false;
@@ -34,13 +40,15 @@ struct WorkerLevel {
 
   /// Calls f(j, p) for every product a(i, k) * b(k, p) of row i: the worker
   /// walks A's entries in order and its vector lanes share each row of B.
-  template <class Member, class ARowMap, class AEntries, class BRowMap, class F>
+  /// `ahead.at(j)` is called at each entry (prefetch.hpp's RowsAhead on CPUs).
+  template <class Member, class ARowMap, class AEntries, class BRowMap, class F, class Ahead = NoRowsAhead>
   KOKKOS_INLINE_FUNCTION static void for_each_product(const Member& m, const ARowMap& a_row_map,
                                                       const AEntries& a_entries,
                                                       const BRowMap& b_row_map, std::int64_t i,
-                                                      const F& f) {
+                                                      const F& f, const Ahead& ahead = {}) {
     const auto a_end = a_row_map(i + 1);
     for (auto j = a_row_map(i); j < a_end; ++j) {
+      ahead.at(static_cast<std::int64_t>(j));
       const auto k = a_entries(j);
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, b_row_map(k), b_row_map(k + 1)),
                            [&](const auto p) { f(j, p); });
@@ -70,13 +78,14 @@ struct TeamLevel {
   }
 
   /// As WorkerLevel, with the team's workers taking different entries of A.
-  template <class Member, class ARowMap, class AEntries, class BRowMap, class F>
+  template <class Member, class ARowMap, class AEntries, class BRowMap, class F, class Ahead = NoRowsAhead>
   KOKKOS_INLINE_FUNCTION static void for_each_product(const Member& m, const ARowMap& a_row_map,
                                                       const AEntries& a_entries,
                                                       const BRowMap& b_row_map, std::int64_t i,
-                                                      const F& f) {
+                                                      const F& f, const Ahead& ahead = {}) {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, a_row_map(i), a_row_map(i + 1)),
                          [&](const auto j) {
+                           ahead.at(static_cast<std::int64_t>(j));
                            const auto k = a_entries(j);
                            Kokkos::parallel_for(
                                Kokkos::ThreadVectorRange(m, b_row_map(k), b_row_map(k + 1)),
