@@ -53,4 +53,18 @@ KOKKOS_INLINE_FUNCTION RowsAhead<AEntries, BRowMap, BEntries, BValues> rows_ahea
   return {a, r, e, v, a_nnz};
 }
 
+/// One thread's walk over the products of row `row` of A (the CPU passes'
+/// dense rows): f(j, p) for each entry j of the row and each entry p of the
+/// row of B it names, in order, with `ahead` fetching rows of B in advance.
+template <class ARowMap, class AEntries, class BRowMap, class Ahead, class F>
+KOKKOS_INLINE_FUNCTION void walk_row_products(const ARowMap& a_row_map, const AEntries& a_entries,
+                                              const BRowMap& b_row_map, std::int64_t row, const Ahead& ahead,
+                                              const F& f) {
+  for (auto j = a_row_map(row); j < a_row_map(row + 1); ++j) {
+    ahead.at(static_cast<std::int64_t>(j));
+    const auto k = a_entries(j);
+    for (auto p = b_row_map(k); p < b_row_map(k + 1); ++p) f(j, p);
+  }
+}
+
 }  // namespace gustav::detail

@@ -203,20 +203,16 @@ struct NumericPass {
     }
     Scalar* acc = c_values.data() + start;
     bool lost = false;
-    const auto ahead = rows_ahead(a_entries, a_nnz, b_row_map, b_entries, b_values);
-    for (auto j = a_row_map(row); j < a_row_map(row + 1); ++j) {
-      ahead.at(static_cast<std::int64_t>(j));
-      const auto k = a_entries(j);
-      const Scalar a = a_values(j);
-      for (auto p = b_row_map(k); p < b_row_map(k + 1); ++p) {
-        const int q = position[b_entries(p)];
-        if (q >= 0) {
-          acc[q] += a * b_values(p);
-        } else {
-          lost = true;
-        }
-      }
-    }
+    walk_row_products(a_row_map, a_entries, b_row_map, row,
+                      rows_ahead(a_entries, a_nnz, b_row_map, b_entries, b_values),
+                      [&](const auto j, const auto p) {
+                        const int q = position[b_entries(p)];
+                        if (q >= 0) {
+                          acc[q] += a_values(j) * b_values(p);
+                        } else {
+                          lost = true;
+                        }
+                      });
     for (std::int64_t q = start; q < end; ++q) position[c_entries(q)] = -1;
     if (lost) Kokkos::atomic_fetch_or(&errors(), int(error_structure_changed));
   }

@@ -96,9 +96,10 @@ std::int64_t max_row_nnz(const ExecSpace& space, const RowMap& row_map, std::int
   return max_nnz;
 }
 
-/// Builds the numeric schedule (bins by nnz of each row of C).
+/// Builds the numeric schedule (bins by nnz of each row of C); returns the
+/// largest nnz of a row.
 template <class Types, class ExecSpace, class Plan, class ProductsView>
-void plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& mapping, std::int64_t b_cols,
+std::int64_t plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& mapping, std::int64_t b_cols,
                   double avg_b_row, const ProductsView& products, TempMemory& temp) {
   using Ordinal = typename Types::ordinal_type;
   const auto& options = plan.options_;
@@ -131,6 +132,7 @@ void plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& mapping, st
       schedule.tiers, "gustav::symbolic::numeric_bins", temp);
   plan.stats_.numeric_bins = bin_uses(schedule.tiers, schedule.binning.offsets);
   plan.stats_.numeric_pool_bytes = 0;
+  return max_nnz;
 }
 
 /// gustav::multiply on the thread-per-row mapping: every row's columns and
@@ -138,7 +140,7 @@ void plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& mapping, st
 /// the pools' bytes; `uses` gets the bins.
 template <class Types, class ExecSpace, class AIn, class BIn, class Plan, class ProductsView>
 std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, const BIn& B, Plan& plan,
-                                      const Mapping& mapping, const ProductsView& products,
+                                      const Mapping& mapping, const ProductsView& products, std::int64_t max_nnz,
                                       const typename Types::c_values& values, TempMemory& temp,
                                       std::vector<BinUse>& uses) {
   using Ordinal = typename Types::ordinal_type;
@@ -148,7 +150,7 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   r.max_load = 0.5;
   r.row_bytes = [](int log2) { return Pass::region_bytes(log2, 0); };
   r.spill_row_bytes = r.row_bytes;
-  r.max_need = max_row_nnz(space, row_map, A.num_rows);
+  r.max_need = max_nnz;
   const auto tiers = tiers_for(mapping, r, plan.options_, Pass::dense_bytes(B.num_cols));
   auto binning = bin_rows<Ordinal>(
       space, A.num_rows,
@@ -365,13 +367,13 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   const double avg_b_row = static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows > 0 ? B.num_rows : 1);
   TempMemory numeric_temp;
   numeric_temp.set_budget(options.memory_budget_bytes);
-  plan_numeric<Types>(space, plan, mapping, B.num_cols, avg_b_row, products, numeric_temp);
+  const std::int64_t max_nnz = plan_numeric<Types>(space, plan, mapping, B.num_cols, avg_b_row, products, numeric_temp);
   if (values) {
     // gustav::multiply: columns and values in one walk, no fill pass.
     *values = allocate_view<typename Types::c_values>(space, "gustav::numeric::c_values", nnz, false);
     numeric_temp.add_resident(view_bytes(products));
-    stats.numeric_pool_bytes = write_rows_thread_per_row<Types>(space, A, B, plan, mapping, products, *values,
-                                                                numeric_temp, stats.numeric_bins);
+    stats.numeric_pool_bytes = write_rows_thread_per_row<Types>(space, A, B, plan, mapping, products, max_nnz,
+                                                                *values, numeric_temp, stats.numeric_bins);
   }
   temp.release(products);
   stats.symbolic_peak_temp_bytes = temp.peak();

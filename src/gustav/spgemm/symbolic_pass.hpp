@@ -344,18 +344,15 @@ struct SymbolicPass {
   KOKKOS_INLINE_FUNCTION void dense_row(const Member&, const RowContext& ctx) const {
     if (ctx.row < 0) return;
     const std::int64_t row = ctx.row;
-    const auto ahead = rows_ahead(a_entries, a_nnz, source.row_map, source.keys, source.masks);
     auto for_each_key = [&](const auto& f) {
-      for (auto j = a_row_map(row); j < a_row_map(row + 1); ++j) {
-        ahead.at(static_cast<std::int64_t>(j));
-        const auto k = a_entries(j);
-        for (auto p = source.row_map(k); p < source.row_map(k + 1); ++p) {
-          const Ordinal key = source.keys(p);
-          const Ordinal w = source.compressed ? key : static_cast<Ordinal>(key >> column_set_shift);
-          f(w, source.compressed ? source.mask(p)
-                                 : std::uint32_t(1) << (key & ((1 << column_set_shift) - 1)));
-        }
-      }
+      walk_row_products(a_row_map, a_entries, source.row_map, row,
+                        rows_ahead(a_entries, a_nnz, source.row_map, source.keys, source.masks),
+                        [&](const auto, const auto p) {
+                          const Ordinal key = source.keys(p);
+                          const Ordinal w = source.compressed ? key : static_cast<Ordinal>(key >> column_set_shift);
+                          f(w, source.compressed ? source.mask(p)
+                                                 : std::uint32_t(1) << (key & ((1 << column_set_shift) - 1)));
+                        });
     };
     Carver c(ctx.chunk);
     if constexpr (Fill) {

@@ -113,12 +113,8 @@ struct WritePass {
   /// B ahead (prefetch.hpp).
   template <class F>
   KOKKOS_INLINE_FUNCTION void for_each_product(std::int64_t row, const F& f) const {
-    const auto ahead = rows_ahead(a_entries, a_nnz, b_row_map, b_entries, b_values);
-    for (auto j = a_row_map(row); j < a_row_map(row + 1); ++j) {
-      ahead.at(static_cast<std::int64_t>(j));
-      const auto k = a_entries(j);
-      for (auto p = b_row_map(k); p < b_row_map(k + 1); ++p) f(j, p);
-    }
+    walk_row_products(a_row_map, a_entries, b_row_map, row,
+                      rows_ahead(a_entries, a_nnz, b_row_map, b_entries, b_values), f);
   }
 
   KOKKOS_INLINE_FUNCTION void hash_row(const RowContext& ctx) const {
