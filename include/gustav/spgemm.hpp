@@ -72,9 +72,10 @@ void numeric_for(const ExecSpace& space, const Plan& plan, const RefA& A, const 
                                   values, who, indices_checked);
 }
 
-/// One-shot product: the plan and C's values. After counting, one walk over
-/// the products writes C's columns and values together (on every mapping),
-/// so the products are walked twice in all.
+/// One-shot product: the plan and C's values. The hierarchical mapping, and
+/// the CPU mapping where B does not compress, write C's columns and values
+/// in one walk after counting; otherwise the numeric phase runs after the
+/// symbolic one.
 template <class ExecSpace, class RefA, class RefB>
 auto multiply_for(const ExecSpace& space, const RefA& A, const RefB& B, const SpgemmOptions& options,
                   const char* who) {
@@ -82,6 +83,10 @@ auto multiply_for(const ExecSpace& space, const RefA& A, const RefB& B, const Sp
   typename T::types::c_values values;
   auto plan = symbolic_impl<typename T::types>(space, to_input<typename T::a_input>(A),
                                                to_input<typename T::b_input>(B), options, who, true, &values);
+  if (!plan.schedule_.hierarchical.used && values.data() == nullptr) {
+    values = allocate_view<typename T::types::c_values>(space, "gustav::numeric::c_values", plan.nnz(), false);
+    numeric_for(space, plan, A, B, values, who, true);
+  }
   return std::make_pair(plan, values);
 }
 
@@ -181,8 +186,8 @@ void numeric(const ExecSpace& space, const SpgemmPlan<ExecSpace, Offset, Ordinal
   numeric(space, plan, make_csr_ref(A), make_csr_ref(B), C.values);
 }
 
-/// C = A * B in one call: the structure is counted, then one walk over the
-/// products writes C's columns and values together.
+/// C = A * B in one call (symbolic, then numeric; or, where that is faster,
+/// a count and then one walk that writes C's columns and values together).
 template <class ExecSpace, class SA, class OA, class DA, class MA, class ZA, class SB, class OB, class DB, class MB,
           class ZB>
 KokkosSparse::CrsMatrix<SA, OA, DA, void, ZA> multiply(const ExecSpace& space,

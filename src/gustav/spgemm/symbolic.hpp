@@ -135,6 +135,16 @@ std::int64_t plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& map
   return max_nnz;
 }
 
+/// Whether the write pass would get its dense accumulator (it has no other).
+template <class Types, class ExecSpace>
+bool write_pass_is_dense(const Mapping& mapping, const SpgemmOptions& options, std::int64_t b_cols) {
+  using Pass = WritePass<ExecSpace, Types>;
+  TierRequest r;
+  r.row_bytes = [](int) { return std::size_t(0); };
+  r.spill_row_bytes = r.row_bytes;
+  return mapping.one_thread_per_row && uses_dense(tiers_for(mapping, r, options, Pass::dense_bytes(b_cols)));
+}
+
 /// gustav::multiply on the thread-per-row mapping: every row's columns and
 /// values written at once (write_pass.hpp), binned by the row's nnz. Returns
 /// the pools' bytes; `uses` gets the bins.
@@ -170,7 +180,6 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   pass.c_values = values;
   pass.errors = errors;
   pass.max_load = r.max_load;
-  pass.sort_rows = plan.options_.sort_rows;
   pass.bitmap_words = ceil_div<std::int64_t>(B.num_cols, std::int64_t(1) << column_set_shift);
   pass.a_nnz = A.nnz();
   PoolSizing pools;
@@ -349,7 +358,15 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
 
   plan.c_entries_ = allocate_view<typename Types::c_entries>(space, "gustav::symbolic::c_entries", nnz, false);
   stats.accumulator = dense_count ? "dense" : "hash";
-  if (!values) {
+  // gustav::multiply writes columns and values in one walk where B did not
+  // compress (the fill pass would cost a full walk) and the write pass's
+  // dense accumulator fits. Where B compresses, the fill pass on the
+  // compressed B plus the sort-free numeric pass measured faster (2 threads:
+  // 7- and 27-point Laplacians, multigrid products, real matrices), and a
+  // hashing write pass was far slower on power-law rows (R-MAT, 2^20
+  // columns); gustav::multiply then runs the numeric phase after.
+  const bool one_walk = values && !source.compressed && write_pass_is_dense<Types, ExecSpace>(mapping, options, B.num_cols);
+  if (!one_walk) {
     // Fill pass: C's column indices, sorted per row.
     std::int64_t max_sets = 0;
     Kokkos::parallel_reduce("gustav::symbolic::max_row_sets",
@@ -368,8 +385,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   TempMemory numeric_temp;
   numeric_temp.set_budget(options.memory_budget_bytes);
   const std::int64_t max_nnz = plan_numeric<Types>(space, plan, mapping, B.num_cols, avg_b_row, products, numeric_temp);
-  if (values) {
-    // gustav::multiply: columns and values in one walk, no fill pass.
+  if (one_walk) {
     *values = allocate_view<typename Types::c_values>(space, "gustav::numeric::c_values", nnz, false);
     numeric_temp.add_resident(view_bytes(products));
     stats.numeric_pool_bytes = write_rows_thread_per_row<Types>(space, A, B, plan, mapping, products, max_nnz,

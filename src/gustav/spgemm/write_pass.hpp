@@ -6,20 +6,15 @@
 /// of three times (count, fill, numeric). gustav::symbolic, whose plan must
 /// hold C's structure before any value exists, keeps the fill pass.
 ///
-/// Accumulators, as the tiers choose:
-///   dense  a value per column of B and a leveled bitmap over the columns
-///          (leveled_bitmap.hpp): a column's first product sets its value,
-///          later ones add (nothing is zeroed per row); the row goes out in
-///          column order by descending the bitmap's levels (no sort), which
-///          also clears it. Rows come out sorted whatever sort_rows says.
-///   hash   the two-level hashmap with a value per key (level 1 cache-sized,
-///          level 2 from the pool for rows that outgrow it); the row's pairs
-///          go to C as they lie in the table and are sorted in place there.
+/// The accumulator is dense (symbolic.hpp runs this pass only when that fits
+/// and B did not compress): a value per column of B and a leveled bitmap over
+/// the columns (leveled_bitmap.hpp). A column's first product sets its value,
+/// later ones add (nothing is zeroed per row); the row goes out in column
+/// order by descending the bitmap's levels (no sort), which also clears it.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
 #include "gustav/accumulators/leveled_bitmap.hpp"
-#include "gustav/accumulators/two_level_hashmap.hpp"
 #include "gustav/analysis/tiers.hpp"
 #include "gustav/common/bits.hpp"
 #include "gustav/common/concurrency.hpp"
@@ -27,7 +22,6 @@
 #include "gustav/common/prefetch.hpp"
 #include "gustav/compression/compressed_rows.hpp"
 #include "gustav/spgemm/row_context.hpp"
-#include "gustav/team/sort_and_scan.hpp"
 
 namespace gustav::detail {
 
@@ -37,7 +31,6 @@ struct WritePass {
   using Ordinal = typename Types::ordinal_type;
   using Scalar = typename Types::scalar_type;
   using Concurrency = Exclusive;  ///< one thread per row: no atomics
-  using Map = TwoLevelHashmap<Ordinal, Exclusive, Scalar>;
   static constexpr Ordinal empty = Ordinal(-1);
   static constexpr int dense_fill_byte = 0;  ///< bitmaps start clear; values are set on first touch
   static constexpr bool has_long_prepare = false;
@@ -54,30 +47,15 @@ struct WritePass {
   Kokkos::View<int, typename Types::device_type> errors;
   std::int64_t a_nnz = 0;
   double max_load = 0.5;
-  bool sort_rows = true;
   std::int64_t bitmap_words = 0;  ///< 32-bit words of the dense bitmap over B's columns
 
   KOKKOS_INLINE_FUNCTION std::int64_t need(std::int64_t row) const {
     return static_cast<std::int64_t>(c_row_map(row + 1) - c_row_map(row));
   }
 
-  struct Table {
-    Ordinal* keys;
-    Scalar* values;
-  };
-  KOKKOS_INLINE_FUNCTION static Table layout(Carver& c, int log2_slots) {
-    const std::int64_t s = std::int64_t(1) << log2_slots;
-    Table t;
-    t.keys = c.take<Ordinal>(s);
-    t.values = c.take<Scalar>(s);
-    return t;
-  }
-  KOKKOS_INLINE_FUNCTION static std::size_t region_bytes(int log2_slots, std::int64_t /*need_cap*/) {
-    Carver c(nullptr);
-    layout(c, log2_slots);
-    return c.used();
-  }
-  KOKKOS_INLINE_FUNCTION static std::size_t chunk_bytes_for(int log2_slots) { return region_bytes(log2_slots, 0); }
+  /// Level-1 bytes (the write pass has only its dense tier: none).
+  KOKKOS_INLINE_FUNCTION static std::size_t region_bytes(int, std::int64_t) { return 0; }
+  KOKKOS_INLINE_FUNCTION static std::size_t chunk_bytes_for(int) { return 0; }
 
   /// The dense accumulator: a value per column and a leveled bitmap over
   /// the columns (leveled_bitmap.hpp).
@@ -105,7 +83,8 @@ struct WritePass {
     if (ctx.dense) {
       dense_row(ctx);
     } else {
-      hash_row(ctx);
+      // Only the dense tier is ever launched (write_pass_is_dense).
+      Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
     }
   }
 
@@ -115,65 +94,6 @@ struct WritePass {
   KOKKOS_INLINE_FUNCTION void for_each_product(std::int64_t row, const F& f) const {
     walk_row_products(a_row_map, a_entries, b_row_map, row,
                       rows_ahead(a_entries, a_nnz, b_row_map, b_entries, b_values), f);
-  }
-
-  KOKKOS_INLINE_FUNCTION void hash_row(const RowContext& ctx) const {
-    const std::int64_t row = ctx.row;
-    const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
-    const std::int64_t end = static_cast<std::int64_t>(c_row_map(row + 1));
-    Carver c1(ctx.scratch);
-    const Table l1 = layout(c1, ctx.log2_slots);
-    Table l2{nullptr, nullptr};
-    int log2_l2 = 0;
-    if (ctx.spill) {
-      log2_l2 = log2_slots_for(end - start, max_load);
-      Carver c2(ctx.chunk);
-      l2 = layout(c2, log2_l2);
-      for (std::int64_t s = 0; s < (std::int64_t(1) << log2_l2); ++s) l2.keys[s] = empty;
-    }
-    if (ctx.level1_probes > 0)
-      for (int s = 0; s < (1 << ctx.log2_slots); ++s) l1.keys[s] = empty;
-
-    Map map;
-    map.level1 = {l1.keys, ctx.log2_slots};
-    map.level1_payload = l1.values;
-    map.level1_probes = ctx.level1_probes;
-    map.level2 = {l2.keys, log2_l2};
-    map.level2_payload = l2.values;
-    bool full = false;
-    for_each_product(row, [&](const auto j, const auto p) {
-      bool fresh = false;
-      Scalar* v = map.claim(b_entries(p), fresh);
-      const Scalar product = a_values(j) * b_values(p);
-      if (!v) {
-        full = true;
-      } else if (fresh) {
-        *v = product;
-      } else {
-        *v += product;
-      }
-    });
-
-    // The table's pairs, as they lie, into C's row; then sorted there.
-    std::int64_t out = start;
-    auto emit = [&](const Table& t, std::int64_t slots) {
-      for (std::int64_t s = 0; s < slots; ++s) {
-        if (t.keys[s] == empty) continue;
-        if (out < end) {
-          c_entries(out) = t.keys[s];
-          c_values(out) = t.values[s];
-        }
-        ++out;
-      }
-    };
-    if (ctx.level1_probes > 0) emit(l1, std::int64_t(1) << ctx.log2_slots);
-    if (l2.keys) emit(l2, std::int64_t(1) << log2_l2);
-    if (full || out != end) {
-      // The counting pass's nnz and this pass disagree: a sizing bug.
-      Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
-      return;
-    }
-    if (sort_rows) sequential_sort_pairs(c_entries.data() + start, c_values.data() + start, end - start);
   }
 
   KOKKOS_INLINE_FUNCTION void dense_row(const RowContext& ctx) const {
