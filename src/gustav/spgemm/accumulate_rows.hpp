@@ -75,6 +75,27 @@ struct RowTable {
   }
 };
 
+/// The keys a worker's table took, packed in the order they arrived (a
+/// counter, then the keys): placing a row by rank then compares the row's
+/// n keys with each other instead of scanning every slot of the table.
+template <class Ordinal>
+struct KeyList {
+  int* count = nullptr;
+  Ordinal* keys = nullptr;
+
+  KOKKOS_INLINE_FUNCTION static KeyList carve(Carver& c, int log2_slots) {
+    KeyList l;
+    l.count = c.take<int>(1);
+    l.keys = c.take<Ordinal>(std::int64_t(1) << log2_slots);
+    return l;
+  }
+  KOKKOS_INLINE_FUNCTION static std::size_t bytes(int log2_slots) {
+    Carver c(nullptr);
+    carve(c, log2_slots);
+    return c.used();
+  }
+};
+
 template <class ExecSpace, class Types, class Rows, RowOutput Output, RowLevel Level>
 struct AccumulateRows {
   using execution_space = ExecSpace;
@@ -84,6 +105,7 @@ struct AccumulateRows {
   using Table = HashTable<Ordinal, Concurrent>;
   using Layout = RowTable<Types, Output>;
   using Sync = std::conditional_t<Level == RowLevel::team, TeamLevel, WorkerLevel>;
+  using Keys = KeyList<Ordinal>;
 
   ProductOperands<Types> ops;
   RowWriter<ExecSpace, Types, Output> out;
@@ -93,9 +115,18 @@ struct AccumulateRows {
   int log2_slots = 0;
   int lanes = 1;  ///< lanes per worker (the policy's vector length)
 
-  /// Scratch of one worker's (or the team's) table, and of a worker's row cache.
+  /// Worker tables of at most this many slots per lane go out by rank,
+  /// larger ones (and every table on hosts, with one lane) are sorted.
+  static constexpr int rank_slots_per_lane = 8;
+  KOKKOS_INLINE_FUNCTION bool places_by_rank() const {
+    return Level == RowLevel::worker && Output != RowOutput::reuse && (1 << log2_slots) <= rank_slots_per_lane * lanes;
+  }
+
+  /// Scratch of one worker's (or the team's) table, its key list where the
+  /// row goes out by rank, and a worker's row cache.
   KOKKOS_INLINE_FUNCTION std::size_t region_bytes() const {
-    return Layout::bytes(log2_slots) + (Level == RowLevel::worker ? RowCache::bytes() : 0);
+    return Layout::bytes(log2_slots) + (places_by_rank() ? Keys::bytes(log2_slots) : 0) +
+           (Level == RowLevel::worker ? RowCache::bytes() : 0);
   }
   std::size_t scratch_bytes(int workers) const {
     if constexpr (Level == RowLevel::tiny) return 0;
@@ -115,15 +146,17 @@ struct AccumulateRows {
         Carver c(scratch);
         const Layout t = Layout::carve(c, log2_slots);
         for (std::int64_t r = team.league_rank(); r < num_rows; r += team.league_size())
-          table_row(team, static_cast<std::int64_t>(rows(r)), t, RowCache{}, bits);
+          table_row(team, static_cast<std::int64_t>(rows(r)), t, Keys{}, RowCache{}, bits);
       } else {
-        // Each worker loops over rows; its cache follows its table.
+        // Each worker loops over rows; its key list and cache follow its table.
         char* mine = scratch + region * team.team_rank();
-        const RowCache cache = RowCache::at(mine + Layout::bytes(log2_slots));  // 16-byte aligned
         Carver c(mine);
         const Layout t = Layout::carve(c, log2_slots);
-        for_each_worker_row(team, num_rows,
-                            [&](std::int64_t w) { table_row(team, static_cast<std::int64_t>(rows(w)), t, cache, bits); });
+        const Keys keys = places_by_rank() ? Keys::carve(c, log2_slots) : Keys{};
+        const RowCache cache = RowCache::at(mine + c.used());  // 16-byte aligned
+        for_each_worker_row(team, num_rows, [&](std::int64_t w) {
+          table_row(team, static_cast<std::int64_t>(rows(w)), t, keys, cache, bits);
+        });
       }
     }
     if (bits) Kokkos::atomic_fetch_or(&errors(), std::int64_t(bits));
@@ -228,8 +261,8 @@ struct AccumulateRows {
     if (bad) bits |= error_bad_a;
   }
 
-  KOKKOS_INLINE_FUNCTION void table_row(const Member& team, std::int64_t row, const Layout& t, const RowCache& cache,
-                                        int& bits) const {
+  KOKKOS_INLINE_FUNCTION void table_row(const Member& team, std::int64_t row, const Layout& t, const Keys& keys,
+                                        const RowCache& cache, int& bits) const {
     const int slots = 1 << log2_slots;
     const Table table{t.keys, log2_slots};
     const std::int64_t start = out.start(row), n = out.length(row);
@@ -265,6 +298,7 @@ struct AccumulateRows {
       for_each(team, slots, [&](int s) {
         t.keys[s] = Table::empty;
         if constexpr (Output == RowOutput::values) t.values[s] = Scalar();
+        if (s == 0 && keys.count) *keys.count = 0;
       });
       Sync::sync(team);
       for_each_product(team, a0, a1, cache, bits, [&](std::int64_t j, std::int64_t p) {
@@ -279,11 +313,12 @@ struct AccumulateRows {
           bits |= error_table_full;
           return;
         }
+        if (is_new && keys.count) keys.keys[Kokkos::atomic_fetch_add(keys.count, 1)] = c;
         if constexpr (Output == RowOutput::values) Concurrent::add(t.values + s, Scalar(ops.a_values(j) * ops.b_values(p)));
       });
       Sync::sync(team);
-      if (Level == RowLevel::worker && slots <= rank_slots_per_lane * lanes) {
-        place_by_rank(team, t, start, n, bits);
+      if (keys.count) {
+        place_by_rank(team, t, keys, start, n, bits);
       } else {
         sort_and_write(team, t, start, n, bits);
       }
@@ -291,46 +326,58 @@ struct AccumulateRows {
     Sync::sync(team);
   }
 
-  /// Worker tables of at most this many slots per lane go out by rank,
-  /// larger ones (and every table on hosts, with one lane) are sorted.
-  static constexpr int rank_slots_per_lane = 8;
-
   /// Each key goes straight to its place in C's row: the number of smaller
-  /// keys in the table. A lane holds its slots' keys in registers and reads
-  /// the whole table once, as broadcasts; no sort, no step between lanes.
-  KOKKOS_INLINE_FUNCTION void place_by_rank(const Member& team, const Layout& t, std::int64_t start, std::int64_t n,
-                                            int& bits) const {
-    const int slots = 1 << log2_slots;
-    const int per_lane = slots / lanes;
-    std::int64_t held = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::ThreadVectorRange(team, lanes),
-        [&](const int lane, std::int64_t& occupied) {
-          Ordinal mine[rank_slots_per_lane];
-          int below[rank_slots_per_lane];
-#pragma unroll
-          for (int k = 0; k < rank_slots_per_lane; ++k) {
-            mine[k] = k < per_lane ? t.keys[lane + k * lanes] : Table::empty;
-            below[k] = 0;
-          }
-          for (int u = 0; u < slots; ++u) {
-            const Ordinal other = t.keys[u];
-            if (other == Table::empty) continue;
-#pragma unroll
-            for (int k = 0; k < rank_slots_per_lane; ++k) below[k] += other < mine[k] ? 1 : 0;
-          }
-#pragma unroll
-          for (int k = 0; k < rank_slots_per_lane; ++k) {
-            if (mine[k] == Table::empty) continue;
-            ++occupied;
-            if (below[k] >= n) continue;  // more keys than the row has: reported below
-            out.c_entries(start + below[k]) = mine[k];
-            if constexpr (Output == RowOutput::values) out.c_values(start + below[k]) = t.values[lane + k * lanes];
-          }
-        },
-        held);
+  /// keys in the row. The row's m keys lie packed in the key list; lane l
+  /// holds keys l, l + lanes, ... in registers and reads the list once, as
+  /// broadcasts (m * m / lanes comparisons, against slots * slots / lanes
+  /// when every slot of the table was read). No sort, no step between lanes.
+  KOKKOS_INLINE_FUNCTION void place_by_rank(const Member& team, const Layout& t, const Keys& keys, std::int64_t start,
+                                            std::int64_t n, int& bits) const {
+    const int m = *keys.count;
     // The table must hold exactly the row's n columns.
-    if (held != n) bits |= error_table_full;
+    if (m != n) {
+      bits |= error_table_full;
+      return;
+    }
+    const int per_lane = (m + lanes - 1) / lanes;  // at most rank_slots_per_lane
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](const int lane) {
+      if (per_lane <= 1) {
+        rank_keys<1>(t, keys, m, lane, start);
+      } else if (per_lane <= 2) {
+        rank_keys<2>(t, keys, m, lane, start);
+      } else if (per_lane <= 4) {
+        rank_keys<4>(t, keys, m, lane, start);
+      } else {
+        rank_keys<rank_slots_per_lane>(t, keys, m, lane, start);
+      }
+    });
+  }
+
+  /// One lane's part of place_by_rank: its at most K keys.
+  template <int K>
+  KOKKOS_INLINE_FUNCTION void rank_keys(const Layout& t, const Keys& keys, int m, int lane, std::int64_t start) const {
+    Ordinal mine[K];
+    int below[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int i = lane + k * lanes;
+      mine[k] = i < m ? keys.keys[i] : Ordinal(0);
+      below[k] = 0;
+    }
+    for (int u = 0; u < m; ++u) {
+      const Ordinal other = keys.keys[u];
+#pragma unroll
+      for (int k = 0; k < K; ++k) below[k] += other < mine[k] ? 1 : 0;
+    }
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      if (lane + k * lanes >= m) continue;
+      out.c_entries(start + below[k]) = mine[k];
+      if constexpr (Output == RowOutput::values) {
+        const Table table{t.keys, log2_slots};
+        out.c_values(start + below[k]) = t.values[table.find(mine[k], 1 << log2_slots)];
+      }
+    }
   }
 
   KOKKOS_INLINE_FUNCTION void sort_and_write(const Member& team, const Layout& t, std::int64_t start, std::int64_t n,

@@ -225,7 +225,7 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
       LongRowCountOutputs<Types> outputs{plan.c_row_map_, row_bin, summary, output_bounds, max_row_count};
       RowWriter<ExecSpace, Types, RowOutput::structure> out;
       out.c_row_map = plan.c_row_map_;
-      pool_bytes += run_long_rows<LongPass::count>(space, ops, out, bin_rows, n, stats.max_row_products, bin,
+      pool_bytes += run_long_rows<LongPass::count>(space, ops, out, bin_rows, n, bin,
                                                    errors_of(summary), outputs, name, temp);
     }
   }

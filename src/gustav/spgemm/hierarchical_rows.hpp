@@ -23,10 +23,12 @@ constexpr LongPass long_pass_for() {
 }
 
 /// Scratch bytes of one numeric table of 2^log2 slots: the bins serve all
-/// three outputs, so they are sized for the largest layout (reuse's).
+/// three outputs, so they are sized for the largest layout (reuse's, or
+/// values' with the key list of rows placed by rank).
 template <class Types>
 std::size_t numeric_table_bytes(int log2) {
-  return std::max(RowTable<Types, RowOutput::values>::bytes(log2), RowTable<Types, RowOutput::reuse>::bytes(log2));
+  return std::max(RowTable<Types, RowOutput::values>::bytes(log2) + KeyList<typename Types::ordinal_type>::bytes(log2),
+                  RowTable<Types, RowOutput::reuse>::bytes(log2));
 }
 
 /// Scratch bytes of one worker of a numeric bin: its table and its row cache.
@@ -78,7 +80,7 @@ std::size_t write_rows_hierarchical(const ExecSpace& space, const Schedule& sche
         run(std::integral_constant<RowLevel, RowLevel::team>{});
         break;
       case RowLevel::long_row:
-        pool_bytes += run_long_rows<long_pass_for<Output>()>(space, ops, out, rows, n, schedule.max_products, bin,
+        pool_bytes += run_long_rows<long_pass_for<Output>()>(space, ops, out, rows, n, bin,
                                                              errors, LongRowCountOutputs<Types>{}, name, temp);
         break;
     }

@@ -2,9 +2,12 @@
 /// Long rows on the hierarchical mapping: rows too long for a table in team
 /// scratch, or with so many products that one team would be left working
 /// long after the others. Each row of a batch takes a dense window
-/// (dense_window.hpp) from a pool and `slices` teams, each taking an equal
-/// share of the row's products (counted in walk order, so a single long
-/// row of B is shared too); a team per row then reads the window out.
+/// (dense_window.hpp) from a pool and one team per slice of
+/// long_row_slice_products of its products (counted in walk order, so a
+/// single long row of B is shared too); a team per row then reads the
+/// window out. Each thread of a slice takes a stretch of its products and
+/// finds where it starts in A's row by a binary search in the row's product
+/// offsets (LongRowOffsets), so no thread walks A's row from its start.
 /// Columns beyond the window are left to the next window's pass, so any
 /// number of columns works within a bounded pool.
 ///
@@ -41,6 +44,23 @@ constexpr RowOutput row_output() {
   return RowOutput::structure;
 }
 
+/// Products a team of a long row takes (one slice).
+constexpr std::int64_t long_row_slice_products = 16384;
+
+template <class Device>
+using LongRowIndex = Kokkos::View<std::int64_t*, Device, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+/// Where each long row's products lie, for the slices: the rows' entries of
+/// A listed row after row (row r's at [entry_base(r), entry_base(r + 1))),
+/// the running product count before each listed entry (entry_products, one
+/// more at the end: all products), and row r's first slice slice_base(r).
+template <class Device>
+struct LongRowOffsets {
+  LongRowIndex<Device> entry_base;      ///< count + 1
+  LongRowIndex<Device> entry_products;  ///< listed entries + 1
+  LongRowIndex<Device> slice_base;      ///< count + 1
+};
+
 /// What the three long-row kernels share: the rows, the pool and the window.
 template <class ExecSpace, class Types, class Rows, LongPass Pass>
 struct LongRowBatch {
@@ -52,7 +72,8 @@ struct LongRowBatch {
   ProductOperands<Types> ops;
   RowWriter<ExecSpace, Types, row_output<Pass>()> out;
   Rows rows;                    ///< the long bin's rows
-  Kokkos::View<std::int64_t*, Device, Kokkos::MemoryTraits<Kokkos::Unmanaged>> progress;  ///< per long row
+  LongRowIndex<Device> progress;  ///< per long row
+  LongRowOffsets<Device> offsets;
   char* pool = nullptr;
   std::size_t window_bytes = 0;
   std::int64_t first_row = 0;   ///< batch start within rows
@@ -68,8 +89,9 @@ struct LongRowBatch {
   KOKKOS_INLINE_FUNCTION std::int64_t row(std::int64_t r) const { return static_cast<std::int64_t>(rows(first_row + r)); }
 };
 
-/// A team per (row, slice): the slice's share of the row's products goes
-/// into the row's window (or, for reuse, straight into C).
+/// A team per (row, slice): the slice's products go into the row's window
+/// (or, for reuse, straight into C). The launch covers the slices of the
+/// batch's rows, [slice_base(first_row), slice_base(first_row + rows)).
 template <class ExecSpace, class Types, class Rows, LongPass Pass>
 struct LongRowSlices {
   using execution_space = ExecSpace;
@@ -80,37 +102,56 @@ struct LongRowSlices {
 
   Batch batch;
   ErrorFlag<typename Types::device_type> errors;
-  int slices = 1;
-  std::int64_t per_slice = 0;  ///< products per slice
+  std::int64_t batch_rows = 0;
+  std::int64_t first_slice = 0;  ///< slice_base(first_row)
   int lanes = 1;
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const std::int64_t r = team.league_rank() / slices;
-    const std::int64_t s = team.league_rank() % slices;
+    const auto& o = batch.offsets;
+    const std::int64_t g = first_slice + team.league_rank();
+    // The batch row owning slice g: the last r with slice_base(first + r) <= g.
+    std::int64_t lo = 0, hi = batch_rows - 1;
+    while (lo < hi) {
+      const std::int64_t mid = (lo + hi + 1) / 2;
+      if (o.slice_base(batch.first_row + mid) <= g) lo = mid;
+      else hi = mid - 1;
+    }
+    const std::int64_t r = lo, listed = batch.first_row + r;
     const std::int64_t row = batch.row(r);
     const auto w = batch.window(r);
-    const std::int64_t t_begin = s * per_slice, t_end = t_begin + per_slice;
+    const std::int64_t e0 = o.entry_base(listed), e1 = o.entry_base(listed + 1);
+    const std::int64_t before = o.entry_products(e0), total = o.entry_products(e1) - before;
+    const std::int64_t t_begin = (g - o.slice_base(listed)) * long_row_slice_products;
+    const std::int64_t t_end = t_begin + long_row_slice_products < total ? t_begin + long_row_slice_products : total;
     const std::int64_t threads = static_cast<std::int64_t>(team.team_size()) * lanes;
+    const std::int64_t stretch = (t_end - t_begin + threads - 1) / threads;
     const auto& ops = batch.ops;
     std::int64_t a0, a1;
     ops.a_row(row, a0, a1);
     const std::int64_t start = batch.out.start(row), n = batch.out.length(row);
     int bits = 0;
     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, threads), [&](const std::int64_t tid) {
-      // Walk A's row; take the products t in [t_begin, t_end) with
-      // t = t_begin + tid (mod threads).
-      std::int64_t base = 0;
-      for (std::int64_t j = a0; j < a1 && base < t_end; ++j) {
-        std::int64_t b0, b1;
-        if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) bits |= error_bad_a;
-        const std::int64_t len = b1 - b0;
-        const std::int64_t lo = base > t_begin ? base : t_begin;
-        const std::int64_t hi = base + len < t_end ? base + len : t_end;
-        if (lo < hi) {
-          std::int64_t t = lo + ((tid - (lo - t_begin)) % threads + threads) % threads;
-          for (; t < hi; t += threads) product(w, j, b0 + (t - base), start, n, bits);
+      const std::int64_t tb = t_begin + tid * stretch;
+      const std::int64_t te = tb + stretch < t_end ? tb + stretch : t_end;
+      if (tb >= te) return;
+      // The listed entry holding product tb: the last e with entry_products(e) - before <= tb.
+      std::int64_t e_lo = e0, e_hi = e1 - 1;
+      while (e_lo < e_hi) {
+        const std::int64_t mid = (e_lo + e_hi + 1) / 2;
+        if (o.entry_products(mid) - before <= tb) e_lo = mid;
+        else e_hi = mid - 1;
+      }
+      std::int64_t j = a0 + (e_lo - e0);
+      std::int64_t b0, b1;
+      if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) bits |= error_bad_a;
+      std::int64_t p = b0 + (tb - (o.entry_products(e_lo) - before));
+      for (std::int64_t t = tb; t < te; ++t, ++p) {
+        while (p >= b1) {  // the next entry with products (rows of B may be empty)
+          if (++j >= a1) return;
+          if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) bits |= error_bad_a;
+          p = b0;
         }
-        base += len;
+        product(w, j, p, start, n, bits);
       }
     });
     if (bits) Kokkos::atomic_fetch_or(&errors(), std::int64_t(bits));
@@ -272,6 +313,69 @@ struct LongRowReadOut {
     team.team_barrier();
     if (team.team_rank() == team.team_size() - 1)
       Kokkos::single(Kokkos::PerThread(team), [&]() { batch.progress(batch.first_row + r) += before + mine; });
+  }
+};
+
+/// Row r's entries of A are listed at entry_base(r): the scan's sum over
+/// the rows before it (the sum of all with r == count).
+template <class Types, class Rows>
+struct LongRowEntryBase {
+  ProductOperands<Types> ops;
+  Rows rows;
+  LongRowIndex<typename Types::device_type> entry_base;
+  ErrorFlag<typename Types::device_type> errors;
+  std::int64_t count = 0;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r, std::int64_t& sum, bool final) const {
+    if (final) entry_base(r) = sum;
+    if (r == count) return;
+    std::int64_t a0, a1;
+    if (!ops.a_row(static_cast<std::int64_t>(rows(r)), a0, a1) && final)
+      Kokkos::atomic_fetch_or(&errors(), std::int64_t(error_bad_a));
+    sum += a1 - a0;
+  }
+};
+
+/// entry_products(e): the products of the listed entries before e, counted
+/// over all rows (a row's own count is the difference from its first).
+template <class Types, class Rows>
+struct LongRowEntryProducts {
+  ProductOperands<Types> ops;
+  Rows rows;
+  LongRowOffsets<typename Types::device_type> offsets;
+  ErrorFlag<typename Types::device_type> errors;
+  std::int64_t count = 0;
+  std::int64_t listed = 0;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t e, std::int64_t& sum, bool final) const {
+    if (final) offsets.entry_products(e) = sum;
+    if (e == listed) return;
+    // The row listing entry e: the last r with entry_base(r) <= e.
+    std::int64_t lo = 0, hi = count - 1;
+    while (lo < hi) {
+      const std::int64_t mid = (lo + hi + 1) / 2;
+      if (offsets.entry_base(mid) <= e) lo = mid;
+      else hi = mid - 1;
+    }
+    std::int64_t a0, a1, b0, b1;
+    ops.a_row(static_cast<std::int64_t>(rows(lo)), a0, a1);
+    // A malformed entry counts no products (the slices never reach it): report it here.
+    if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(a0 + (e - offsets.entry_base(lo)))), b0, b1) && final)
+      Kokkos::atomic_fetch_or(&errors(), std::int64_t(error_bad_a));
+    sum += b1 - b0;
+  }
+};
+
+/// slice_base(r): the slices of the rows before r (a slice per
+/// long_row_slice_products products; none for a row without products).
+template <class Device>
+struct LongRowSliceBase {
+  LongRowOffsets<Device> offsets;
+  std::int64_t count = 0;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r, std::int64_t& sum, bool final) const {
+    if (final) offsets.slice_base(r) = sum;
+    if (r == count) return;
+    const std::int64_t products =
+        offsets.entry_products(offsets.entry_base(r + 1)) - offsets.entry_products(offsets.entry_base(r));
+    sum += (products + long_row_slice_products - 1) / long_row_slice_products;
   }
 };
 

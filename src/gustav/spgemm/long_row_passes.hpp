@@ -1,12 +1,14 @@
 #pragma once
 /// Runs one pass of the long-row path (long_row_kernels.hpp) over the long
-/// bin's rows: chooses the window width and the batch from the pool that a
-/// memory budget leaves, then, window by window and batch by batch, the
-/// units kernel and the read-out (or, for reuse, the positions first).
+/// bin's rows: lists where each row's products lie (its slices), chooses the
+/// window width and the batch from the pool that a memory budget leaves,
+/// then, window by window and batch by batch, the slices kernel and the
+/// read-out (or, for reuse, the positions first).
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <tuple>
 
 #include "gustav/common/allocation.hpp"
 #include "gustav/common/arena.hpp"
@@ -18,9 +20,6 @@ namespace gustav::detail {
 
 /// Without a budget the long-row pool takes at most this much.
 constexpr std::size_t long_row_pool_max = std::size_t(256) << 20;
-
-/// Products a team of a long row takes (one slice).
-constexpr std::int64_t long_row_slice_products = 16384;
 
 /// The counting pass's extra outputs: each long row's nnz and numeric bin.
 template <class Types>
@@ -36,20 +35,32 @@ struct LongRowCountOutputs {
 template <LongPass Pass, class Types, class ExecSpace>
 std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& ops,
                           const RowWriter<ExecSpace, Types, row_output<Pass>()>& out, const RowList<Types>& rows,
-                          std::int64_t count, std::int64_t max_products, const RowBin& bin,
+                          std::int64_t count, const RowBin& bin,
                           const ErrorFlag<typename Types::device_type>& errors,
                           const LongRowCountOutputs<Types>& count_out, const std::string& label, TempMemory& temp) {
   using Device = typename Types::device_type;
   using Batch = LongRowBatch<ExecSpace, Types, RowList<Types>, Pass>;
   using Window = typename Batch::Window;
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   if (count == 0) return 0;
   const std::int64_t cols = std::max<std::int64_t>(ops.b_cols, 1);
 
-  // The pool: what the budget leaves (after the progress array), at most
-  // long_row_pool_max. A window spans all of B's columns unless that would
-  // leave room for fewer than 8 rows at once.
-  const std::size_t progress_bytes = static_cast<std::size_t>(count) * sizeof(std::int64_t) + 256;
-  const std::size_t headroom = 4096 + progress_bytes;
+  // The rows' entries of A, listed for the slices' offsets.
+  std::int64_t listed = 0;
+  Kokkos::parallel_reduce(
+      label + "::listed_entries", Range(space, 0, count),
+      KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& sum) {
+        std::int64_t a0, a1;
+        ops.a_row(static_cast<std::int64_t>(rows(r)), a0, a1);
+        sum += a1 - a0;
+      },
+      listed);
+
+  // The pool: what the budget leaves (after the progress and offset
+  // arrays), at most long_row_pool_max. A window spans all of B's columns
+  // unless that would leave room for fewer than 8 rows at once.
+  const std::size_t index_bytes = static_cast<std::size_t>(4 * count + listed + 3) * sizeof(std::int64_t) + 256;
+  const std::size_t headroom = 4096 + index_bytes;
   const std::size_t room = temp.room() > headroom ? temp.room() - headroom : 0;
   const std::size_t cap = std::min(long_row_pool_max, room);
   const std::int64_t together = std::min<std::int64_t>(count, 8);
@@ -63,25 +74,38 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
   const std::int64_t batch = std::clamp<std::int64_t>(static_cast<std::int64_t>(cap / window_bytes), 1, count);
   const std::int64_t windows = (cols + width - 1) / width;
 
+  auto take_all = [&](auto& a) {
+    LongRowOffsets<Device> o;
+    auto progress = a.template take<std::int64_t>(count);
+    o.entry_base = a.template take<std::int64_t>(count + 1);
+    o.entry_products = a.template take<std::int64_t>(listed + 1);
+    o.slice_base = a.template take<std::int64_t>(count + 1);
+    auto pool = a.template take<std::uint64_t>(static_cast<std::int64_t>(window_bytes / 8) * batch);
+    return std::make_tuple(progress, o, pool);
+  };
   Arena<Device> measure;
-  measure.template take<std::int64_t>(count);
-  measure.template take<std::uint64_t>(static_cast<std::int64_t>(window_bytes / 8) * batch);
+  take_all(measure);
   Arena<Device> arena(space, label + "::pool", measure.used(), temp);
-  auto progress = arena.template take<std::int64_t>(count);
-  auto pool = arena.template take<std::uint64_t>(static_cast<std::int64_t>(window_bytes / 8) * batch);
+  auto [progress, offsets, pool] = take_all(arena);
   Kokkos::deep_copy(space, progress, std::int64_t(0));
   // Bitmaps and values start at zero; positions need no start (see dense_window.hpp).
   if (Pass != LongPass::reuse) Kokkos::deep_copy(space, pool, std::uint64_t(0));
 
-  const int slices = static_cast<int>(std::clamp<std::int64_t>(
-      (max_products + long_row_slice_products - 1) / long_row_slice_products, 1, 4096));
-  const std::int64_t per_slice = std::max<std::int64_t>(1, (max_products + slices - 1) / slices);
+  // Where each row's products lie, and its slices.
+  Kokkos::parallel_scan(label + "::entry_base", Range(space, 0, count + 1),
+                        LongRowEntryBase<Types, RowList<Types>>{ops, rows, offsets.entry_base, errors, count});
+  Kokkos::parallel_scan(label + "::entry_products", Range(space, 0, listed + 1),
+                        LongRowEntryProducts<Types, RowList<Types>>{ops, rows, offsets, errors, count, listed});
+  Kokkos::parallel_scan(label + "::slice_base", Range(space, 0, count + 1),
+                        LongRowSliceBase<Device>{offsets, count});
+  const auto slice_base = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), offsets.slice_base);
 
   Batch base;
   base.ops = ops;
   base.out = out;
   base.rows = rows;
   base.progress = progress;
+  base.offsets = offsets;
   base.pool = reinterpret_cast<char*>(pool.data());
   base.window_bytes = window_bytes;
   base.width = width;
@@ -102,11 +126,12 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
       LongRowSlices<ExecSpace, Types, RowList<Types>, Pass> units;
       units.batch = b;
       units.errors = errors;
-      units.slices = slices;
-      units.per_slice = per_slice;
+      units.batch_rows = n;
+      units.first_slice = slice_base(first);
       units.lanes = is_host_space<ExecSpace>() ? 1 : bin.vector_length;
+      const std::int64_t batch_slices = slice_base(first + n) - slice_base(first);
       launch_teams(space, label + "::units", units, bin.team_size, units.lanes,
-                   [&](int) { return n * slices; }, no_scratch);
+                   [&](int) { return batch_slices; }, no_scratch);
       if constexpr (Pass != LongPass::reuse) {
         LongRowReadOut<ExecSpace, Types, RowList<Types>, RowBinList<Types>, Pass> finish;
         finish.batch = b;
