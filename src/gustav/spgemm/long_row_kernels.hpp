@@ -124,16 +124,24 @@ struct LongRowSlices {
     const std::int64_t t_begin = (g - o.slice_base(listed)) * long_row_slice_products;
     const std::int64_t t_end = t_begin + long_row_slice_products < total ? t_begin + long_row_slice_products : total;
     const std::int64_t threads = static_cast<std::int64_t>(team.team_size()) * lanes;
-    const std::int64_t stretch = (t_end - t_begin + threads - 1) / threads;
+    // Threads work in groups that share a stretch of the slice, each thread
+    // taking every group-th product of it: groups of 32 (a warp reads
+    // consecutive entries of B) where B's rows here are long on average,
+    // single threads with consecutive products (no thread steps over entries
+    // that are not its own) where they are short.
+    const std::int64_t group = (e1 > e0 && total >= 16 * (e1 - e0) && threads % 32 == 0) ? 32 : 1;
+    const std::int64_t groups = threads / group;
+    const std::int64_t stretch = (t_end - t_begin + groups - 1) / groups;
     const auto& ops = batch.ops;
     std::int64_t a0, a1;
     ops.a_row(row, a0, a1);
     const std::int64_t start = batch.out.start(row), n = batch.out.length(row);
     int bits = 0;
     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, threads), [&](const std::int64_t tid) {
-      const std::int64_t tb = t_begin + tid * stretch;
-      const std::int64_t te = tb + stretch < t_end ? tb + stretch : t_end;
-      if (tb >= te) return;
+      const std::int64_t gb = t_begin + (tid / group) * stretch;
+      const std::int64_t ge = gb + stretch < t_end ? gb + stretch : t_end;
+      const std::int64_t tb = gb + tid % group;
+      if (tb >= ge) return;
       // The listed entry holding product tb: the last e with entry_products(e) - before <= tb.
       std::int64_t e_lo = e0, e_hi = e1 - 1;
       while (e_lo < e_hi) {
@@ -145,11 +153,12 @@ struct LongRowSlices {
       std::int64_t b0, b1;
       if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) bits |= error_bad_a;
       std::int64_t p = b0 + (tb - (o.entry_products(e_lo) - before));
-      for (std::int64_t t = tb; t < te; ++t, ++p) {
-        while (p >= b1) {  // the next entry with products (rows of B may be empty)
+      for (std::int64_t t = tb; t < ge; t += group, p += group) {
+        while (p >= b1) {  // on into the next entries (rows of B may be short or empty)
+          const std::int64_t past = p - b1;
           if (++j >= a1) return;
           if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) bits |= error_bad_a;
-          p = b0;
+          p = b0 + past;
         }
         product(w, j, p, start, n, bits);
       }
