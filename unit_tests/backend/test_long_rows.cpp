@@ -1,0 +1,126 @@
+// The long-row path's slicing: each long row is split into slices of a
+// fixed number of its products, and each thread finds where its stretch of
+// a slice starts in A's row by a binary search in the row's product
+// offsets. These cases put slice and stretch boundaries inside long rows of
+// B, on empty rows of B, and on rows of A with no products, through the
+// one-shot product and the plan (symbolic, numeric) alike.
+#include <vector>
+
+#include "support/spgemm_fixture.hpp"
+
+namespace gustav::test {
+namespace {
+
+template <class C>
+class LongRows : public SpgemmTest<C> {
+ protected:
+  using typename SpgemmTest<C>::Host;
+  using typename SpgemmTest<C>::S;
+  using typename SpgemmTest<C>::O;
+  using typename SpgemmTest<C>::Z;
+
+  /// A's rows: each entry of `lengths` is a row with that many entries over
+  /// B's rows, chosen at random (columns sorted, no repeats).
+  Host rows_over(const std::vector<std::int64_t>& lengths, std::int64_t inner, std::uint64_t seed) {
+    Rng rng(seed);
+    Host A;
+    A.num_rows = static_cast<O>(lengths.size());
+    A.num_cols = static_cast<O>(inner);
+    A.row_map.assign(1, 0);
+    std::vector<char> taken(static_cast<std::size_t>(inner));
+    for (const std::int64_t len : lengths) {
+      std::fill(taken.begin(), taken.end(), 0);
+      for (std::int64_t t = 0; t < len && t < inner; ++t) {
+        std::int64_t k = rng.below(inner);
+        while (taken[static_cast<std::size_t>(k)]) k = (k + 1) % inner;
+        taken[static_cast<std::size_t>(k)] = 1;
+      }
+      for (std::int64_t k = 0; k < inner; ++k)
+        if (taken[static_cast<std::size_t>(k)]) {
+          A.entries.push_back(static_cast<O>(k));
+          A.values.push_back(random_value<S>(rng));
+        }
+      A.row_map.push_back(static_cast<Z>(A.entries.size()));
+    }
+    return A;
+  }
+
+  void expect_long_rows_right(const Host& A, const Host& B) {
+    SpgemmOptions options;
+    options.cpu_mapping = CpuMapping::hierarchical;
+    for (bool sorted : {true, false}) {
+      options.sort_rows = sorted;
+      const auto plan = UnderTest<C>::symbolic(this->device(A), this->device(B), options);
+      ASSERT_FALSE(plan.stats().numeric_bins.empty());
+      EXPECT_EQ(plan.stats().count_bins.back().name, "long");
+      EXPECT_GT(plan.stats().count_bins.back().rows, 0);
+      EXPECT_EQ(plan.stats().numeric_bins.back().name, "long");
+      EXPECT_GT(plan.stats().numeric_bins.back().rows, 0);
+      EXPECT_TRUE(this->multiply_matches(A, B, options)) << (sorted ? "sorted" : "unsorted");
+      EXPECT_TRUE(this->plan_matches(A, B, options)) << (sorted ? "sorted" : "unsorted");
+    }
+  }
+};
+TYPED_TEST_SUITE(LongRows, AllConfigs, ConfigNames);
+
+TYPED_TEST(LongRows, SlicesOverLongRowsOfB) {
+  // B's rows hold 0 to 64 entries (32 on average): threads of a slice share
+  // B's rows in warp groups. Rows of A with 2000 to 3000 entries make 64,000
+  // to 96,000 products each, several slices; a row of A with no entries and
+  // short rows sit between them.
+  const std::int64_t inner = 3000;
+  const auto B = this->random(inner, 50000, 32, 71);
+  const auto A = this->rows_over({2000, 0, 3000, 5, 2500, 1, 3000}, inner, 72);
+  this->expect_long_rows_right(A, B);
+}
+
+TYPED_TEST(LongRows, SlicesThroughEmptyRowsOfB) {
+  // Half of B's rows are empty and the rest hold one or two entries: slice
+  // and stretch boundaries fall on empty rows, and a thread's stretch runs
+  // on over many entries that add nothing.
+  const std::int64_t inner = 60000;
+  RandomShape shape;
+  shape.empty_rows = 0.5;
+  const auto B = this->random(inner, 40000, 1, 73, shape);
+  const auto A = this->rows_over({60000, 30000, 0, 45000, 2}, inner, 74);
+  this->expect_long_rows_right(A, B);
+}
+
+TYPED_TEST(LongRows, OneLongRowOfBSharedBySlices) {
+  // One row of B with 40,000 entries, named by every long row of A: a
+  // single entry of A holds several slices, which split it between them.
+  const std::int64_t inner = 2000;
+  RandomShape shape;
+  shape.long_row = 7;
+  shape.long_row_length = 40000;
+  const auto B = this->random(inner, 60000, 2, 75, shape);
+  auto A = this->rows_over({1500, 800, 1999}, inner, 76);
+  // Make sure each long row of A names row 7 of B.
+  Rng rng(77);
+  typename TestFixture::Host with_seven;
+  with_seven.num_rows = A.num_rows;
+  with_seven.num_cols = A.num_cols;
+  with_seven.row_map.assign(1, 0);
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(A.num_rows); ++i) {
+    bool has_seven = false;
+    for (auto p = A.row_map[i]; p < A.row_map[i + 1]; ++p) has_seven = has_seven || A.entries[p] == 7;
+    for (auto p = A.row_map[i]; p < A.row_map[i + 1]; ++p) {
+      if (!has_seven && A.entries[p] > 7 && (p == A.row_map[i] || A.entries[p - 1] < 7)) {
+        with_seven.entries.push_back(7);
+        with_seven.values.push_back(random_value<typename TestFixture::S>(rng));
+        has_seven = true;
+      }
+      with_seven.entries.push_back(A.entries[p]);
+      with_seven.values.push_back(A.values[p]);
+    }
+    if (!has_seven) {
+      with_seven.entries.push_back(7);
+      with_seven.values.push_back(random_value<typename TestFixture::S>(rng));
+    }
+    with_seven.row_map.push_back(static_cast<typename TestFixture::Z>(with_seven.entries.size()));
+  }
+  this->expect_long_rows_right(with_seven, B);
+}
+
+}  // namespace
+}  // namespace gustav::test
