@@ -45,16 +45,21 @@ Mapping choose_mapping(const ExecSpace& space, const SpgemmOptions& options) {
 /// the accumulator fits dense_accumulator_limit, and a memory budget (if
 /// any) could hold one accumulator per thread (with fewer accumulators than
 /// threads, fewer threads would work).
+/// Whether the thread-per-row mapping gives a pass whose dense accumulator
+/// takes `dense_bytes` per thread its one dense tier.
+inline bool dense_allowed(const Mapping& m, const SpgemmOptions& options, std::size_t dense_bytes) {
+  const std::size_t budget = options.memory_budget_bytes;
+  const bool fits_budget = budget == 0 || dense_bytes * static_cast<std::size_t>(m.concurrency) <= budget;
+  return m.one_thread_per_row &&
+         (options.accumulator == Accumulator::dense ||
+          (options.accumulator == Accumulator::automatic && dense_bytes <= dense_accumulator_limit && fits_budget));
+}
+
 inline std::vector<Tier> tiers_for(const Mapping& m, const TierRequest& request, const SpgemmOptions& options,
                                    std::size_t dense_bytes) {
   if (m.one_thread_per_row) {
     TierRequest r = request;
-    const std::size_t budget = options.memory_budget_bytes;
-    const bool fits_budget =
-        budget == 0 || dense_bytes * static_cast<std::size_t>(m.concurrency) <= budget;
-    r.allow_dense = options.accumulator == Accumulator::dense ||
-                    (options.accumulator == Accumulator::automatic && dense_bytes <= dense_accumulator_limit &&
-                     fits_budget);
+    r.allow_dense = dense_allowed(m, options, dense_bytes);
     return host_tiers(r, m.scratch_max);
   }
   return device_tiers(request, m.scratch_max, m.threads_per_team);

@@ -138,11 +138,7 @@ std::int64_t plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& map
 /// Whether the write pass would get its dense accumulator (it has no other).
 template <class Types, class ExecSpace>
 bool write_pass_is_dense(const Mapping& mapping, const SpgemmOptions& options, std::int64_t b_cols) {
-  using Pass = WritePass<ExecSpace, Types>;
-  TierRequest r;
-  r.row_bytes = [](int) { return std::size_t(0); };
-  r.spill_row_bytes = r.row_bytes;
-  return mapping.one_thread_per_row && uses_dense(tiers_for(mapping, r, options, Pass::dense_bytes(b_cols)));
+  return dense_allowed(mapping, options, WritePass<ExecSpace, Types>::dense_bytes(b_cols));
 }
 
 /// gustav::multiply on the thread-per-row mapping: every row's columns and
