@@ -22,6 +22,7 @@
 #include "gustav/analysis/row_bins.hpp"
 #include "gustav/common/concurrency.hpp"
 #include "gustav/common/bits.hpp"
+#include "gustav/common/search.hpp"
 #include "gustav/spgemm/accumulate_rows.hpp"
 #include "gustav/spgemm/product_walk.hpp"
 #include "gustav/spgemm/summary.hpp"
@@ -109,14 +110,9 @@ struct LongRowSlices {
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const auto& o = batch.offsets;
     const std::int64_t g = first_slice + team.league_rank();
-    // The batch row owning slice g: the last r with slice_base(first + r) <= g.
-    std::int64_t lo = 0, hi = batch_rows - 1;
-    while (lo < hi) {
-      const std::int64_t mid = (lo + hi + 1) / 2;
-      if (o.slice_base(batch.first_row + mid) <= g) lo = mid;
-      else hi = mid - 1;
-    }
-    const std::int64_t r = lo, listed = batch.first_row + r;
+    // The batch row owning slice g.
+    const std::int64_t listed = last_at_most(o.slice_base, g, batch.first_row, batch.first_row + batch_rows - 1);
+    const std::int64_t r = listed - batch.first_row;
     const std::int64_t row = batch.row(r);
     const auto w = batch.window(r);
     const std::int64_t e0 = o.entry_base(listed), e1 = o.entry_base(listed + 1);
@@ -142,13 +138,8 @@ struct LongRowSlices {
       const std::int64_t ge = gb + stretch < t_end ? gb + stretch : t_end;
       const std::int64_t tb = gb + tid % group;
       if (tb >= ge) return;
-      // The listed entry holding product tb: the last e with entry_products(e) - before <= tb.
-      std::int64_t e_lo = e0, e_hi = e1 - 1;
-      while (e_lo < e_hi) {
-        const std::int64_t mid = (e_lo + e_hi + 1) / 2;
-        if (o.entry_products(mid) - before <= tb) e_lo = mid;
-        else e_hi = mid - 1;
-      }
+      // The listed entry holding product tb.
+      const std::int64_t e_lo = last_at_most(o.entry_products, before + tb, e0, e1 - 1);
       std::int64_t j = a0 + (e_lo - e0);
       std::int64_t b0, b1;
       if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) bits |= error_bad_a;
@@ -357,13 +348,7 @@ struct LongRowEntryProducts {
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t e, std::int64_t& sum, bool final) const {
     if (final) offsets.entry_products(e) = sum;
     if (e == listed) return;
-    // The row listing entry e: the last r with entry_base(r) <= e.
-    std::int64_t lo = 0, hi = count - 1;
-    while (lo < hi) {
-      const std::int64_t mid = (lo + hi + 1) / 2;
-      if (offsets.entry_base(mid) <= e) lo = mid;
-      else hi = mid - 1;
-    }
+    const std::int64_t lo = last_at_most(offsets.entry_base, e, 0, count - 1);  // the row listing entry e
     std::int64_t a0, a1, b0, b1;
     ops.a_row(static_cast<std::int64_t>(rows(lo)), a0, a1);
     // A malformed entry counts no products (the slices never reach it): report it here.

@@ -19,6 +19,7 @@
 
 #include "gustav/common/allocation.hpp"
 #include "gustav/common/launch.hpp"
+#include "gustav/common/search.hpp"
 #include "gustav/errors.hpp"
 
 namespace gustav::detail {
@@ -80,16 +81,11 @@ struct LongRowUnits {
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const std::int64_t unit = team.league_rank();
-    // The row owning this unit: the last r with units(r) <= unit.
-    std::int64_t lo = 0, hi = n - 1;
-    while (lo < hi) {
-      const std::int64_t mid = (lo + hi + 1) / 2;
-      if (units(mid) <= unit) lo = mid;
-      else hi = mid - 1;
-    }
-    const std::int64_t row = static_cast<std::int64_t>(rows(memory.first + lo));
-    char* accumulator = memory.of(lo);
-    const std::int64_t begin = static_cast<std::int64_t>(pass.a_row_map(row)) + (unit - units(lo)) * team.team_size();
+    // The row owning this unit.
+    const std::int64_t r = last_at_most(units, unit, 0, n - 1);
+    const std::int64_t row = static_cast<std::int64_t>(rows(memory.first + r));
+    char* accumulator = memory.of(r);
+    const std::int64_t begin = static_cast<std::int64_t>(pass.a_row_map(row)) + (unit - units(r)) * team.team_size();
     const std::int64_t row_end = static_cast<std::int64_t>(pass.a_row_map(row + 1));
     const std::int64_t end = begin + team.team_size() < row_end ? begin + team.team_size() : row_end;
     const auto b_row_map = pass.product_row_map();

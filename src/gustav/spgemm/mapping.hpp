@@ -40,13 +40,11 @@ Mapping choose_mapping(const ExecSpace& space, const SpgemmOptions& options) {
   return m;
 }
 
-/// Tiers for one pass. `dense_bytes` is the pass's dense accumulator size per
-/// thread; the dense tier is taken on CPUs when asked for, or when automatic,
-/// the accumulator fits dense_accumulator_limit, and a memory budget (if
-/// any) could hold one accumulator per thread (with fewer accumulators than
-/// threads, fewer threads would work).
-/// Whether the thread-per-row mapping gives a pass whose dense accumulator
-/// takes `dense_bytes` per thread its one dense tier.
+/// Whether a pass on the thread-per-row mapping whose dense accumulator
+/// takes `dense_bytes` per thread gets its one dense tier: when asked for,
+/// or when automatic, the accumulator fits dense_accumulator_limit, and a
+/// memory budget (if any) could hold one accumulator per thread (with fewer
+/// accumulators than threads, fewer threads would work).
 inline bool dense_allowed(const Mapping& m, const SpgemmOptions& options, std::size_t dense_bytes) {
   const std::size_t budget = options.memory_budget_bytes;
   const bool fits_budget = budget == 0 || dense_bytes * static_cast<std::size_t>(m.concurrency) <= budget;
@@ -55,6 +53,8 @@ inline bool dense_allowed(const Mapping& m, const SpgemmOptions& options, std::s
           (options.accumulator == Accumulator::automatic && dense_bytes <= dense_accumulator_limit && fits_budget));
 }
 
+/// Tiers for one pass; `dense_bytes` is the pass's dense accumulator size
+/// per thread (see dense_allowed).
 inline std::vector<Tier> tiers_for(const Mapping& m, const TierRequest& request, const SpgemmOptions& options,
                                    std::size_t dense_bytes) {
   if (m.one_thread_per_row) {

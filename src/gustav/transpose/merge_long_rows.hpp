@@ -14,6 +14,8 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
+#include "gustav/common/search.hpp"
+
 namespace gustav::detail {
 
 /// Counts the rows of B longer than `piece`.
@@ -103,16 +105,7 @@ struct MergeLevel {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t g) const {
-    std::int64_t lo = 0, hi = count - 1;  // the long row h holding packed entry g
-    while (lo < hi) {
-      const std::int64_t mid = lo + (hi - lo + 1) / 2;
-      if (packed_offsets(mid) <= g) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    const std::int64_t h = lo;
+    const std::int64_t h = last_at_most(packed_offsets, g, 0, count - 1);  // the long row holding packed entry g
     const std::int64_t packed_begin = packed_offsets(h);
     const std::int64_t length = packed_offsets(h + 1) - packed_begin;
     if (run >= length) return;  // the row was finished at an earlier level

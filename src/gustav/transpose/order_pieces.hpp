@@ -16,23 +16,9 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
-namespace gustav::detail {
+#include "gustav/common/search.hpp"
 
-/// The row of B that holds slot x: the largest j in [lo, hi] with
-/// row_map(j) <= x (binary search; rows before j may be empty).
-template <class RowMap>
-KOKKOS_INLINE_FUNCTION std::int64_t row_of_slot(const RowMap& row_map, std::int64_t x, std::int64_t lo,
-                                                std::int64_t hi) {
-  while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo + 1) / 2;
-    if (static_cast<std::int64_t>(row_map(mid)) <= x) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  return lo;
-}
+namespace gustav::detail {
 
 template <class ExecSpace, class RowMapB, class Source, class SourceRow, class EntriesB, class ValuesB,
           class ValuesA>
@@ -61,7 +47,7 @@ struct OrderPieces {
   /// The first slot at or after x that starts a piece (nnz if none).
   KOKKOS_INLINE_FUNCTION std::int64_t piece_start_from(std::int64_t x) const {
     if (x >= nnz) return nnz;
-    const std::int64_t j = row_of_slot(row_map, x, 0, num_rows - 1);
+    const std::int64_t j = last_at_most(row_map, x, 0, num_rows - 1);
     const auto begin = static_cast<std::int64_t>(row_map(j));
     const auto end = static_cast<std::int64_t>(row_map(j + 1));
     if (x == begin) return x;
@@ -83,11 +69,11 @@ struct OrderPieces {
         rows[q] = source_row(first + q);
       });
       team.team_barrier();
-      const std::int64_t first_row = n > 0 ? row_of_slot(row_map, first, 0, num_rows - 1) : 0;
-      const std::int64_t last_row = n > 0 ? row_of_slot(row_map, last - 1, first_row, num_rows - 1) : 0;
+      const std::int64_t first_row = n > 0 ? last_at_most(row_map, first, 0, num_rows - 1) : 0;
+      const std::int64_t last_row = n > 0 ? last_at_most(row_map, last - 1, first_row, num_rows - 1) : 0;
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const std::int64_t q) {
         const std::int64_t slot = first + q;
-        const std::int64_t j = row_of_slot(row_map, slot, first_row, last_row);
+        const std::int64_t j = last_at_most(row_map, slot, first_row, last_row);
         const auto begin = static_cast<std::int64_t>(row_map(j));
         const auto end = static_cast<std::int64_t>(row_map(j + 1));
         const bool whole_row = end - begin <= piece;
