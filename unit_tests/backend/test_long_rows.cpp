@@ -3,7 +3,8 @@
 // a slice starts in A's row by a binary search in the row's product
 // offsets. These cases put slice and stretch boundaries inside long rows of
 // B, on empty rows of B, and on rows of A with no products, through the
-// one-shot product and the plan (symbolic, numeric) alike.
+// one-shot product and the plan (symbolic, numeric) alike; and a reuse
+// whose product falls outside a long row's planned columns.
 #include <vector>
 
 #include "support/spgemm_fixture.hpp"
@@ -120,6 +121,31 @@ TYPED_TEST(LongRows, OneLongRowOfBSharedBySlices) {
     with_seven.row_map.push_back(static_cast<typename TestFixture::Z>(with_seven.entries.size()));
   }
   this->expect_long_rows_right(with_seven, B);
+}
+
+TYPED_TEST(LongRows, ReuseDetectsAProductOutsideThePlannedRow) {
+  // One long row of A over every row of B; B's last column is unused when
+  // the plan is made. Moving one entry of B there keeps B's shape and nnz,
+  // but a product of the long row now falls on a column its planned row
+  // lacks: the long rows' ranked window must say so, not add it elsewhere.
+  using Host = typename TestFixture::Host;
+  using O = typename TestFixture::O;
+  const std::int64_t inner = 3000, cols = 50001;
+  Host B = this->random(inner, cols - 1, 32, 81);
+  B.num_cols = static_cast<O>(cols);
+  const Host A = this->rows_over({3000}, inner, 82);
+  Host moved = B;
+  std::size_t r = 0;
+  while (moved.row_map[r + 1] == moved.row_map[r]) ++r;
+  moved.entries[static_cast<std::size_t>(moved.row_map[r + 1]) - 1] = static_cast<O>(cols - 1);
+  SpgemmOptions options;
+  options.cpu_mapping = CpuMapping::hierarchical;
+  const auto plan = UnderTest<TypeParam>::symbolic(this->device(A), this->device(B), options);
+  ASSERT_FALSE(plan.stats().numeric_bins.empty());
+  EXPECT_EQ(plan.stats().numeric_bins.back().name, "long");
+  EXPECT_EQ(plan.stats().numeric_bins.back().rows, 1);
+  EXPECT_NO_THROW(UnderTest<TypeParam>::numeric(plan, this->device(A), this->device(B)));
+  EXPECT_THROW(UnderTest<TypeParam>::numeric(plan, this->device(A), this->device(moved)), gustav::plan_mismatch);
 }
 
 }  // namespace

@@ -11,10 +11,11 @@
 /// Columns beyond the window are left to the next window's pass, so any
 /// number of columns works within a bounded pool.
 ///
-///   count      window bits, then the row's nnz (symbolic counting pass)
-///   structure  window bits, then the sorted columns (gustav::symbolic)
-///   values     window bits and values, then sorted columns and values
-///   reuse      positions of the row's columns, values added into C
+///   count      mark, then count the bits: the row's nnz (symbolic counting pass)
+///   structure  mark, then read the sorted columns out (gustav::symbolic)
+///   values     mark, read the sorted columns out and rank the window, then
+///              walk again adding values into C at their ranks, and clear
+///   reuse      mark and rank C's known columns, walk adding values, clear
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
@@ -31,10 +32,13 @@ namespace gustav::detail {
 
 enum class LongPass { count, structure, values, reuse };
 
+/// What a walk over a slice's products does with each: mark its column in
+/// the window, or add its value into C at the column's rank.
+enum class LongWalk { mark, add };
+
 template <LongPass Pass>
 constexpr WindowContent window_content() {
-  if constexpr (Pass == LongPass::reuse) return WindowContent::positions;
-  if constexpr (Pass == LongPass::values) return WindowContent::bitmap_and_values;
+  if constexpr (Pass == LongPass::reuse || Pass == LongPass::values) return WindowContent::ranked;
   return WindowContent::bitmap;
 }
 
@@ -67,7 +71,7 @@ template <class ExecSpace, class Types, class Rows, LongPass Pass>
 struct LongRowBatch {
   using Scalar = typename Types::scalar_type;
   using Ordinal = typename Types::ordinal_type;
-  using Window = DenseWindow<Scalar, window_content<Pass>()>;
+  using Window = DenseWindow<Ordinal, window_content<Pass>()>;
   using Device = typename Types::device_type;
 
   ProductOperands<Types> ops;
@@ -90,10 +94,10 @@ struct LongRowBatch {
   KOKKOS_INLINE_FUNCTION std::int64_t row(std::int64_t r) const { return static_cast<std::int64_t>(rows(first_row + r)); }
 };
 
-/// A team per (row, slice): the slice's products go into the row's window
-/// (or, for reuse, straight into C). The launch covers the slices of the
+/// A team per (row, slice): the slice's products mark the row's window, or
+/// add into C at their columns' ranks. The launch covers the slices of the
 /// batch's rows, [slice_base(first_row), slice_base(first_row + rows)).
-template <class ExecSpace, class Types, class Rows, LongPass Pass>
+template <class ExecSpace, class Types, class Rows, LongPass Pass, LongWalk Walk>
 struct LongRowSlices {
   using execution_space = ExecSpace;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -168,28 +172,63 @@ struct LongRowSlices {
     }
     const std::int64_t x = static_cast<std::int64_t>(c) - batch.first_col;
     if (x < 0 || x >= batch.width) return;  // another window's
-    if constexpr (Pass == LongPass::reuse) {
-      const std::int64_t q = w.positions[x];
-      if (q < 0 || q >= n || batch.out.c_entries(start + q) != c) {
+    if constexpr (Walk == LongWalk::add) {
+      const std::int64_t q = w.position(x);
+      if (q < 0 || q >= n) {
         bits |= error_structure_changed;
         return;
       }
       Concurrent::add(&batch.out.c_values(start + q), Scalar(ops.a_values(j) * ops.b_values(p)));
     } else {
-      // Fire-and-forget atomics: nothing waits for the old word.
-      Kokkos::atomic_or(&w.words[x >> 5], std::uint32_t(1) << (x & 31));
-      if constexpr (Pass == LongPass::values) Concurrent::add(&w.values[x], Scalar(ops.a_values(j) * ops.b_values(p)));
+      w.mark(x);
     }
   }
 };
 
-/// Reuse: a team per row records the window's column positions (and, in
-/// the first window, zeroes the row's values in C).
+/// Reuse: a team per row marks and ranks the window with the row's known
+/// columns (and, in the first window, zeroes the row's values in C). The
+/// ranks need the row sorted, as the long rows' read-out wrote it; a row
+/// that is not is reported as a changed structure. (Building each word by
+/// its lowest column's thread, with plain stores, measured slower on R-MAT
+/// rows than these fire-and-forget atomics.)
 template <class ExecSpace, class Types, class Rows>
-struct LongRowPositions {
+struct LongRowMarkKnown {
   using execution_space = ExecSpace;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Batch = LongRowBatch<ExecSpace, Types, Rows, LongPass::reuse>;
+
+  Batch batch;
+  ErrorFlag<typename Types::device_type> errors;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const std::int64_t r = team.league_rank();
+    const std::int64_t row = batch.row(r);
+    const auto w = batch.window(r);
+    const std::int64_t start = batch.out.start(row), n = batch.out.length(row);
+    int bits = 0;
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), [&](const std::int64_t q) {
+      const std::int64_t c = static_cast<std::int64_t>(batch.out.c_entries(start + q));
+      const std::int64_t before = q > 0 ? static_cast<std::int64_t>(batch.out.c_entries(start + q - 1)) : -1;
+      if (q > 0 && before >= c) bits |= error_structure_changed;
+      if (batch.first_window) batch.out.c_values(start + q) = typename Types::scalar_type();
+      const std::int64_t x = c - batch.first_col;
+      if (x < 0 || x >= batch.width) return;
+      w.mark(x);
+      // The word's lowest column of the row ranks it (windows start at a
+      // multiple of 32 columns, so window words are column words).
+      if (before < 0 || (before >> 5) != (c >> 5)) w.ranks[x >> 5] = static_cast<typename Types::ordinal_type>(q);
+    });
+    if (bits) Kokkos::atomic_fetch_or(&errors(), std::int64_t(bits));
+  }
+};
+
+/// Values and reuse: a team per row clears the window words its columns
+/// marked, after the adding walk, leaving the slice clean for the next batch.
+template <class ExecSpace, class Types, class Rows, LongPass Pass>
+struct LongRowClear {
+  using execution_space = ExecSpace;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Batch = LongRowBatch<ExecSpace, Types, Rows, Pass>;
 
   Batch batch;
 
@@ -197,17 +236,27 @@ struct LongRowPositions {
     const std::int64_t r = team.league_rank();
     const std::int64_t row = batch.row(r);
     const auto w = batch.window(r);
-    const std::int64_t start = batch.out.start(row), n = batch.out.length(row);
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), [&](const std::int64_t q) {
-      const std::int64_t x = static_cast<std::int64_t>(batch.out.c_entries(start + q)) - batch.first_col;
-      if (x >= 0 && x < batch.width) w.positions[x] = static_cast<int>(q);
-      if (batch.first_window) batch.out.c_values(start + q) = typename Types::scalar_type();
-    });
+    // Values: only the columns written so far (this window's and the
+    // earlier windows'); the rest of the row is not written yet.
+    const std::int64_t start = batch.out.start(row);
+    const std::int64_t n = Pass == LongPass::values ? batch.progress(batch.first_row + r) : batch.out.length(row);
+    const std::int64_t words = (batch.width + 31) / 32;
+    // Where the row is dense enough, clearing every word costs less than a
+    // scattered store (a whole memory sector) per column.
+    if (n * 256 >= batch.width) {
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, words), [&](const std::int64_t i) { w.words[i] = 0; });
+    } else {
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), [&](const std::int64_t q) {
+        const std::int64_t x = static_cast<std::int64_t>(batch.out.c_entries(start + q)) - batch.first_col;
+        if (x >= 0 && x < batch.width) w.words[x >> 5] = 0;
+      });
+    }
   }
 };
 
-/// A team per row reads the window out: the nnz (count), or the columns and
-/// values in order (structure, values), clearing what it read.
+/// A team per row reads the window out: the nnz (count), or the columns in
+/// order (structure, values), clearing what it read, except that values
+/// keep the bits and rank the words for the adding walk.
 template <class ExecSpace, class Types, class Rows, class RowBinView, LongPass Pass>
 struct LongRowReadOut {
   using execution_space = ExecSpace;
@@ -224,6 +273,7 @@ struct LongRowReadOut {
   SummaryView<typename Types::device_type> summary;
   RowBinBounds numeric_bins;
   std::int64_t max_row_count = 0;
+  int lanes = 1;  ///< the policy's vector length
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const std::int64_t r = team.league_rank();
@@ -274,45 +324,71 @@ struct LongRowReadOut {
     }
   }
 
-  /// Each worker takes a stretch of the bitmap; a team scan places the
-  /// stretches, a vector scan the words within one.
+  /// Scratch of the read-out: each worker's count of set bits.
+  static std::size_t scratch_bytes(int workers) { return static_cast<std::size_t>(workers) * sizeof(std::int64_t) + 64; }
+
+  /// Each worker takes a stretch of the bitmap and reads it `lanes` words
+  /// at a time, the lanes on consecutive words (coalesced); the workers'
+  /// counts, shared in scratch, place the stretches, and a vector scan the
+  /// words of each round.
   template <class Window>
   KOKKOS_INLINE_FUNCTION void read_out(const Member& team, std::int64_t r, std::int64_t row, const Window& w,
                                        std::int64_t words) const {
     const std::int64_t workers = team.team_size();
-    const std::int64_t stretch = (words + workers - 1) / workers;
+    const std::int64_t v = lanes;
+    const std::int64_t stretch = ((words + workers - 1) / workers + v - 1) / v * v;
     const std::int64_t s0 = stretch * team.team_rank();
     const std::int64_t len = s0 < words ? (s0 + stretch < words ? stretch : words - s0) : 0;
+    const std::int64_t start = batch.out.start(row);
+    // Read before the barrier below; the last worker updates it after the next.
+    const std::int64_t done = batch.progress(batch.first_row + r);
     std::int64_t mine = 0;
     Kokkos::parallel_reduce(
         Kokkos::ThreadVectorRange(team, len),
         [&](const std::int64_t i, std::int64_t& sum) { sum += popcount32(w.words[s0 + i]); }, mine);
-    const std::int64_t before = team.team_scan(mine);
+    auto* counts = static_cast<std::int64_t*>(team.team_scratch(0).get_shmem(workers * sizeof(std::int64_t)));
+    Kokkos::single(Kokkos::PerThread(team), [&]() { counts[team.team_rank()] = mine; });
     team.team_barrier();
-    const std::int64_t base = batch.out.start(row) + batch.progress(batch.first_row + r) + before;
-    // A zero-based range: Kokkos 3.4's vector scan ignores a range's begin.
-    Kokkos::parallel_scan(Kokkos::ThreadVectorRange(team, len),
-                          [&](const std::int64_t i, std::int64_t& partial, const bool final) {
-                            const std::uint32_t v = w.words[s0 + i];
-                            if (final && v) {
-                              std::int64_t o = base + partial;
-                              for (std::uint32_t bits = v; bits; bits &= bits - 1) {
-                                const std::int64_t x = (s0 + i) * 32 + lowest_bit32(bits);
-                                batch.out.c_entries(o) = static_cast<Ordinal>(batch.first_col + x);
+    std::int64_t before = 0, all = 0;
+    for (std::int64_t u = 0; u < workers; ++u) {
+      if (u < team.team_rank()) before += counts[u];
+      all += counts[u];
+    }
+    std::int64_t base = start + done + before;
+    for (std::int64_t c = 0; c < len; c += v) {
+      const std::int64_t m = len - c < v ? len - c : v;
+      // The round's count first: the scan below clears the words it reads.
+      std::int64_t round = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(team, m),
+          [&](const std::int64_t i, std::int64_t& sum) { sum += popcount32(w.words[s0 + c + i]); }, round);
+      // A zero-based range: Kokkos 3.4's vector scan ignores a range's begin.
+      Kokkos::parallel_scan(Kokkos::ThreadVectorRange(team, m),
+                            [&](const std::int64_t i, std::int64_t& partial, const bool final) {
+                              const std::int64_t k = s0 + c + i;
+                              const std::uint32_t bits = w.words[k];
+                              if (final && bits) {
+                                std::int64_t o = base + partial;
+                                // Values: the word keeps its bits and gets its rank,
+                                // for the adding walk; the values start at zero.
                                 if constexpr (Pass == LongPass::values) {
-                                  batch.out.c_values(o) = w.values[x];
-                                  w.values[x] = Scalar();
+                                  w.ranks[k] = static_cast<Ordinal>(o - start);
+                                } else {
+                                  w.words[k] = 0;
                                 }
-                                ++o;
+                                for (std::uint32_t left = bits; left; left &= left - 1) {
+                                  batch.out.c_entries(o) = static_cast<Ordinal>(batch.first_col + k * 32 + lowest_bit32(left));
+                                  if constexpr (Pass == LongPass::values) batch.out.c_values(o) = Scalar();
+                                  ++o;
+                                }
                               }
-                              w.words[s0 + i] = 0;
-                            }
-                            partial += popcount32(v);
-                          });
-    // The last worker's scan end is the window's total.
+                              partial += popcount32(bits);
+                            });
+      base += round;
+    }
     team.team_barrier();
-    if (team.team_rank() == team.team_size() - 1)
-      Kokkos::single(Kokkos::PerThread(team), [&]() { batch.progress(batch.first_row + r) += before + mine; });
+    if (team.team_rank() == 0)
+      Kokkos::single(Kokkos::PerThread(team), [&]() { batch.progress(batch.first_row + r) = done + all; });
   }
 };
 

@@ -2,13 +2,15 @@
 /// Runs one pass of the long-row path (long_row_kernels.hpp) over the long
 /// bin's rows: lists where each row's products lie (its slices), chooses the
 /// window width and the batch from the pool that a memory budget leaves,
-/// then, window by window and batch by batch, the slices kernel and the
-/// read-out (or, for reuse, the positions first).
+/// then, window by window and batch by batch, the marking walk and the
+/// read-out; values then walk again adding into C and clear the window,
+/// and reuse marks C's known columns, walks adding and clears.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
 #include <string>
 #include <tuple>
+#include <type_traits>
 
 #include "gustav/common/allocation.hpp"
 #include "gustav/common/arena.hpp"
@@ -88,8 +90,8 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
   Arena<Device> arena(space, label + "::pool", measure.used(), temp);
   auto [progress, offsets, pool] = take_all(arena);
   Kokkos::deep_copy(space, progress, std::int64_t(0));
-  // Bitmaps and values start at zero; positions need no start (see dense_window.hpp).
-  if (Pass != LongPass::reuse) Kokkos::deep_copy(space, pool, std::uint64_t(0));
+  // Bitmaps start at zero and are left so (see dense_window.hpp).
+  Kokkos::deep_copy(space, pool, std::uint64_t(0));
 
   // Where each row's products lie, and its slices.
   Kokkos::parallel_scan(label + "::entry_base", Range(space, 0, count + 1),
@@ -118,21 +120,25 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
       b.first_col = w * width;
       b.first_window = w == 0;
       b.last_window = w + 1 == windows;
+      const auto per_row = [&](int) { return n; };
+      auto walk = [&](auto how, const char* name) {
+        LongRowSlices<ExecSpace, Types, RowList<Types>, Pass, decltype(how)::value> slices;
+        slices.batch = b;
+        slices.errors = errors;
+        slices.batch_rows = n;
+        slices.first_slice = slice_base(first);
+        slices.lanes = is_host_space<ExecSpace>() ? 1 : bin.vector_length;
+        const std::int64_t batch_slices = slice_base(first + n) - slice_base(first);
+        launch_teams(space, label + name, slices, bin.team_size, slices.lanes,
+                     [&](int) { return batch_slices; }, no_scratch);
+      };
+      using Mark = std::integral_constant<LongWalk, LongWalk::mark>;
+      using Add = std::integral_constant<LongWalk, LongWalk::add>;
       if constexpr (Pass == LongPass::reuse) {
-        LongRowPositions<ExecSpace, Types, RowList<Types>> positions{b};
-        launch_teams(space, label + "::positions", positions, bin.team_size, bin.vector_length,
-                     [&](int) { return n; }, no_scratch);
-      }
-      LongRowSlices<ExecSpace, Types, RowList<Types>, Pass> units;
-      units.batch = b;
-      units.errors = errors;
-      units.batch_rows = n;
-      units.first_slice = slice_base(first);
-      units.lanes = is_host_space<ExecSpace>() ? 1 : bin.vector_length;
-      const std::int64_t batch_slices = slice_base(first + n) - slice_base(first);
-      launch_teams(space, label + "::units", units, bin.team_size, units.lanes,
-                   [&](int) { return batch_slices; }, no_scratch);
-      if constexpr (Pass != LongPass::reuse) {
+        LongRowMarkKnown<ExecSpace, Types, RowList<Types>> known{b, errors};
+        launch_teams(space, label + "::mark_known", known, bin.team_size, bin.vector_length, per_row, no_scratch);
+      } else {
+        walk(Mark{}, "::units");
         LongRowReadOut<ExecSpace, Types, RowList<Types>, RowBinList<Types>, Pass> finish;
         finish.batch = b;
         finish.errors = errors;
@@ -141,11 +147,14 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
         finish.summary = count_out.summary;
         finish.numeric_bins = count_out.numeric_bins;
         finish.max_row_count = count_out.max_row_count;
-        // One lane per worker: Kokkos 3.4's CUDA team scan is only right
-        // when a team's threads are all workers (blockDim.x == 1), and the
-        // read-out places its workers' stretches with one.
-        launch_teams(space, label + "::finish", finish, bin.team_size * bin.vector_length, 1,
-                     [&](int) { return n; }, no_scratch);
+        finish.lanes = is_host_space<ExecSpace>() ? 1 : bin.vector_length;
+        launch_teams(space, label + "::finish", finish, bin.team_size, finish.lanes, per_row,
+                     [](int workers) { return decltype(finish)::scratch_bytes(workers); });
+      }
+      if constexpr (Pass == LongPass::reuse || Pass == LongPass::values) {
+        walk(Add{}, "::add");
+        LongRowClear<ExecSpace, Types, RowList<Types>, Pass> clear{b};
+        launch_teams(space, label + "::clear", clear, bin.team_size, bin.vector_length, per_row, no_scratch);
       }
     }
   }
