@@ -69,7 +69,6 @@ struct LongRowOffsets {
 /// What the three long-row kernels share: the rows, the pool and the window.
 template <class ExecSpace, class Types, class Rows, LongPass Pass>
 struct LongRowBatch {
-  using Scalar = typename Types::scalar_type;
   using Ordinal = typename Types::ordinal_type;
   using Window = DenseWindow<Ordinal, window_content<Pass>()>;
   using Device = typename Types::device_type;

@@ -112,6 +112,9 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
   base.window_bytes = window_bytes;
   base.width = width;
   const auto no_scratch = [](int) { return std::size_t(0); };
+  // Lanes per worker: one on hosts, as launch_teams gives host teams, so
+  // the kernels that stride by their lanes agree with their policy.
+  const int lanes = is_host_space<ExecSpace>() ? 1 : bin.vector_length;
   for (std::int64_t w = 0; w < windows; ++w) {
     for (std::int64_t first = 0; first < count; first += batch) {
       const std::int64_t n = std::min(batch, count - first);
@@ -127,16 +130,16 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
         slices.errors = errors;
         slices.batch_rows = n;
         slices.first_slice = slice_base(first);
-        slices.lanes = is_host_space<ExecSpace>() ? 1 : bin.vector_length;
+        slices.lanes = lanes;
         const std::int64_t batch_slices = slice_base(first + n) - slice_base(first);
-        launch_teams(space, label + name, slices, bin.team_size, slices.lanes,
+        launch_teams(space, label + name, slices, bin.team_size, lanes,
                      [&](int) { return batch_slices; }, no_scratch);
       };
       using Mark = std::integral_constant<LongWalk, LongWalk::mark>;
       using Add = std::integral_constant<LongWalk, LongWalk::add>;
       if constexpr (Pass == LongPass::reuse) {
         LongRowMarkKnown<ExecSpace, Types, RowList<Types>> known{b, errors};
-        launch_teams(space, label + "::mark_known", known, bin.team_size, bin.vector_length, per_row, no_scratch);
+        launch_teams(space, label + "::mark_known", known, bin.team_size, lanes, per_row, no_scratch);
       } else {
         walk(Mark{}, "::units");
         LongRowReadOut<ExecSpace, Types, RowList<Types>, RowBinList<Types>, Pass> finish;
@@ -147,14 +150,14 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
         finish.summary = count_out.summary;
         finish.numeric_bins = count_out.numeric_bins;
         finish.max_row_count = count_out.max_row_count;
-        finish.lanes = is_host_space<ExecSpace>() ? 1 : bin.vector_length;
-        launch_teams(space, label + "::finish", finish, bin.team_size, finish.lanes, per_row,
+        finish.lanes = lanes;
+        launch_teams(space, label + "::finish", finish, bin.team_size, lanes, per_row,
                      [](int workers) { return decltype(finish)::scratch_bytes(workers); });
       }
       if constexpr (Pass == LongPass::reuse || Pass == LongPass::values) {
         walk(Add{}, "::add");
         LongRowClear<ExecSpace, Types, RowList<Types>, Pass> clear{b};
-        launch_teams(space, label + "::clear", clear, bin.team_size, bin.vector_length, per_row, no_scratch);
+        launch_teams(space, label + "::clear", clear, bin.team_size, lanes, per_row, no_scratch);
       }
     }
   }
