@@ -37,6 +37,17 @@ std::int64_t concurrent_teams(const ExecSpace& space, int team_size, int vector_
   return threads / per_team > 1 ? threads / per_team : 1;
 }
 
+/// `policy` with its functor passed to the kernel as an argument (up to
+/// 4 KiB; larger ones go through global memory). Without the hint Kokkos'
+/// CUDA backend copies functors of 512 bytes or more into constant memory,
+/// and before each such launch the host waits until the previous one has
+/// finished with it: every launch then costs a full host-device round trip,
+/// which is most of a small product's time. No effect on host backends.
+template <class Policy>
+auto light_launch(const Policy& policy) {
+  return Kokkos::Experimental::require(policy, Kokkos::Experimental::WorkItemProperty::HintLightWeight);
+}
+
 /// Ceil division for non-negative integers.
 template <class T>
 constexpr T ceil_div(T a, T b) {

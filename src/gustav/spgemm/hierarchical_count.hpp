@@ -232,7 +232,7 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
 
   // 3. Row map.
   Kokkos::parallel_scan("gustav::symbolic::row_map",
-                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, rows + 1),
+                        light_launch(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, rows + 1)),
                         ScanRowCounts<decltype(plan.c_row_map_), SummaryView<Device>>{plan.c_row_map_, summary, rows + 1});
   const SummaryValues second = read_summary(space, summary);
   raise_phase_errors(space, second[SummarySlot::errors], A, B, who, check_values);

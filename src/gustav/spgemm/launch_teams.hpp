@@ -60,8 +60,8 @@ int launch_teams(const ExecSpace& space, const std::string& name, const Functor&
   if (league <= 0) return size;
   if (league > std::int64_t(INT32_MAX)) throw overflow_error(name + ": more than 2^31 teams");
   Kokkos::parallel_for(name,
-                       Policy(space, static_cast<int>(league), size, lanes)
-                           .set_scratch_size(0, Kokkos::PerTeam(scratch_for(size))),
+                       light_launch(Policy(space, static_cast<int>(league), size, lanes)
+                                        .set_scratch_size(0, Kokkos::PerTeam(scratch_for(size)))),
                        f);
   return size;
 }

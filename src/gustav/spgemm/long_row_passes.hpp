@@ -50,7 +50,7 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
   // The rows' entries of A, listed for the slices' offsets.
   std::int64_t listed = 0;
   Kokkos::parallel_reduce(
-      label + "::listed_entries", Range(space, 0, count),
+      label + "::listed_entries", light_launch(Range(space, 0, count)),
       KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& sum) {
         std::int64_t a0, a1;
         ops.a_row(static_cast<std::int64_t>(rows(r)), a0, a1);
@@ -94,11 +94,11 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
   Kokkos::deep_copy(space, pool, std::uint64_t(0));
 
   // Where each row's products lie, and its slices.
-  Kokkos::parallel_scan(label + "::entry_base", Range(space, 0, count + 1),
+  Kokkos::parallel_scan(label + "::entry_base", light_launch(Range(space, 0, count + 1)),
                         LongRowEntryBase<Types, RowList<Types>>{ops, rows, offsets.entry_base, errors, count});
-  Kokkos::parallel_scan(label + "::entry_products", Range(space, 0, listed + 1),
+  Kokkos::parallel_scan(label + "::entry_products", light_launch(Range(space, 0, listed + 1)),
                         LongRowEntryProducts<Types, RowList<Types>>{ops, rows, offsets, errors, count, listed});
-  Kokkos::parallel_scan(label + "::slice_base", Range(space, 0, count + 1),
+  Kokkos::parallel_scan(label + "::slice_base", light_launch(Range(space, 0, count + 1)),
                         LongRowSliceBase<Device>{offsets, count});
   const auto slice_base = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), offsets.slice_base);
 

@@ -132,7 +132,7 @@ std::size_t launch_long_rows(const ExecSpace& space, const Pass& pass, const Row
   const int ends_team = is_host_space<ExecSpace>() ? 1 : 256;
 
   auto offsets = temp.allocate<Kokkos::View<std::int64_t*, Device>>(space, label + "::offsets", count + 1, false);
-  Kokkos::parallel_scan(label + "::row_bytes", Range(space, 0, count + 1),
+  Kokkos::parallel_scan(label + "::row_bytes", light_launch(Range(space, 0, count + 1)),
                         LongRowBytes<Pass, Rows, decltype(offsets)>{pass, rows, offsets, count});
   auto host_offsets = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), offsets);
   auto units = temp.allocate<Kokkos::View<std::int64_t*, Device>>(space, label + "::units", count + 1, false);
@@ -158,21 +158,21 @@ std::size_t launch_long_rows(const ExecSpace& space, const Pass& pass, const Row
     const std::int64_t n = starts[b + 1] - first;
     BatchMemory<decltype(offsets)> memory{reinterpret_cast<char*>(pool.data()), offsets, first};
     std::int64_t unit_count = 0;
-    Kokkos::parallel_scan(label + "::count_units", Range(space, 0, n + 1),
+    Kokkos::parallel_scan(label + "::count_units", light_launch(Range(space, 0, n + 1)),
                           CountUnits<Rows, decltype(pass.a_row_map), decltype(units)>{rows, pass.a_row_map, units,
                                                                                         first, n, workers},
                           unit_count);
     if constexpr (Pass::has_long_prepare) {
-      Kokkos::parallel_for(label + "::prepare", Policy(space, static_cast<int>(n), ends_team, 1),
+      Kokkos::parallel_for(label + "::prepare", light_launch(Policy(space, static_cast<int>(n), ends_team, 1)),
                            LongRowEnds<Pass, Rows, decltype(offsets), false>{pass, rows, memory});
     }
     if (unit_count > static_cast<std::int64_t>(INT32_MAX))
       throw overflow_error(label + ": a batch of long rows has more than 2^31 units");
     if (unit_count > 0) {
-      Kokkos::parallel_for(label + "::units", Policy(space, static_cast<int>(unit_count), workers, v),
+      Kokkos::parallel_for(label + "::units", light_launch(Policy(space, static_cast<int>(unit_count), workers, v)),
                            LongRowUnits<Pass, Rows, decltype(units), decltype(offsets)>{pass, rows, units, memory, n});
     }
-    Kokkos::parallel_for(label + "::finish", Policy(space, static_cast<int>(n), ends_team, 1),
+    Kokkos::parallel_for(label + "::finish", light_launch(Policy(space, static_cast<int>(n), ends_team, 1)),
                          LongRowEnds<Pass, Rows, decltype(offsets), true>{pass, rows, memory});
   }
   space.fence();

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "gustav/common/launch.hpp"
 #include "gustav/spgemm/row_context.hpp"
 
 namespace gustav::detail {
@@ -53,7 +54,7 @@ void check_operands(const ExecSpace& space, const AIn& A, const BIn& B, const Fl
       A.row_map, A.entries, B.row_map, B.entries, A.num_rows, A.num_cols, A.nnz(), B.num_rows, B.num_cols, B.nnz(),
       errors};
   Kokkos::parallel_for("gustav::numeric::check_operands",
-                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n), f);
+                       light_launch(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n)), f);
 }
 
 }  // namespace gustav::detail
