@@ -68,13 +68,8 @@ struct InspectRows {
       std::int64_t products = 0;
       int row_errors = 0;
       Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(team, a1 - a0),
-          [&](const std::int64_t q, std::int64_t& sum) {
-            std::int64_t b0, b1;
-            if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(a0 + q)), b0, b1)) row_errors |= error_bad_a;
-            sum += b1 - b0;
-          },
-          products);
+          Kokkos::ThreadVectorRange(team, lanes),
+          [&](const int lane, std::int64_t& sum) { sum += lane_products(a0, a1, lane, row_errors); }, products);
       errors |= row_errors;
       std::int64_t nnz = 0;
       const bool tiny = products <= tiny_products;
@@ -126,6 +121,48 @@ struct InspectRows {
         }
       });
     });
+  }
+
+  /// One lane's share of a row's product count: entries lane, lane + lanes,
+  /// ... of the row. Where the row is long, `unroll` entries at a time with
+  /// every load issued before any is used, so a hub row of A (thousands of
+  /// entries on one worker) waits for one round of loads per
+  /// `unroll * lanes` entries, not per `lanes`; short rows (most) take the
+  /// plain loop, which issues no loads for entries they do not have.
+  KOKKOS_INLINE_FUNCTION std::int64_t lane_products(std::int64_t a0, std::int64_t a1, int lane, int& bits) const {
+    constexpr int unroll = 8;
+    std::int64_t sum = 0;
+    auto add = [&](std::int64_t k, std::int64_t b0, std::int64_t b1) {
+      if (k < 0 || k >= ops.b_rows || b0 < 0 || b0 > b1 || b1 > ops.b_nnz) {
+        bits |= error_bad_a;
+      } else {
+        sum += b1 - b0;
+      }
+    };
+    std::int64_t q = a0 + lane;
+    for (; q + std::int64_t(unroll - 1) * lanes < a1; q += std::int64_t(unroll) * lanes) {
+      std::int64_t k[unroll], b0[unroll], b1[unroll];
+#pragma unroll
+      for (int u = 0; u < unroll; ++u) k[u] = static_cast<std::int64_t>(ops.a_entries(q + std::int64_t(u) * lanes));
+      // A column of A outside B's rows reads row 0 and is flagged by add().
+#pragma unroll
+      for (int u = 0; u < unroll; ++u) {
+        const std::int64_t r = k[u] >= 0 && k[u] < ops.b_rows ? k[u] : 0;
+        b0[u] = static_cast<std::int64_t>(ops.b_row_map(r));
+        b1[u] = static_cast<std::int64_t>(ops.b_row_map(r + 1));
+      }
+#pragma unroll
+      for (int u = 0; u < unroll; ++u) add(k[u], b0[u], b1[u]);
+    }
+    for (; q < a1; q += lanes) {
+      std::int64_t b0, b1;
+      if (ops.b_row(static_cast<std::int64_t>(ops.a_entries(q)), b0, b1)) {
+        sum += b1 - b0;
+      } else {
+        bits |= error_bad_a;
+      }
+    }
+    return sum;
   }
 
   /// Row maps must start at 0 and end at nnz.
