@@ -102,9 +102,15 @@ ProductResult bench_product(const Space& space, const Operands& ops, const Bench
     variants.emplace_back("gustav/hash", hash);
     variants.emplace_back("gustav/dense", dense);
     variants.emplace_back("gustav/hierarchical", hier);
+  } else {
+    // Numeric repeats from kept product positions (the hierarchical
+    // mapping's opt-in); also selectable alone as gustav-positions.
+    SpgemmOptions positions;
+    positions.keep_product_positions = true;
+    variants.emplace_back("gustav/positions", positions);
   }
-  if (wants(config, "gustav-variants")) {
-    for (const auto& [name, options] : variants) {
+  for (const auto& [name, options] : variants) {
+    if (wants(config, "gustav-variants") || (name == "gustav/positions" && wants(config, "gustav-positions"))) {
       progress(config, name);
       try {
         auto run = run_gustav(space, A, B, options, name, config.warmups, config.reps);

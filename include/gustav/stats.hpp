@@ -45,6 +45,9 @@ struct SpgemmStats {
   /// Level-2 memory pool size of each phase (part of the peaks above).
   std::size_t symbolic_pool_bytes = 0;
   std::size_t numeric_pool_bytes = 0;
+  /// Bytes of product positions the plan keeps (SpgemmOptions::
+  /// keep_product_positions; 0 otherwise). Part of both peaks above.
+  std::size_t positions_bytes = 0;
 };
 
 }  // namespace gustav

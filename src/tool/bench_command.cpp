@@ -1,7 +1,8 @@
 // gustav bench [ITEM...] [--standard] [--extended] [--space S] [--reps N]
 //              [--warmup N] [--json FILE] [--implementations LIST] [--shared DIR]
 // ITEM: a Matrix Market file or a generator spec. --standard adds the
-// standard set, --extended the extended one. LIST: comma-separated from gustav-variants, kk, cusparse
+// standard set, --extended the extended one. LIST: comma-separated from gustav-variants,
+// gustav-positions (the one variant that keeps product positions, GPUs), kk, cusparse
 // (Gustav's default always runs: it is the reference the others are checked
 // against). Exit code 1 when a trusted implementation disagreed or failed.
 #include <unistd.h>
@@ -38,8 +39,9 @@ int bench_command(int argc, char** argv) {
     std::stringstream list(args.get("implementations", ""));
     std::string name;
     while (std::getline(list, name, ',')) {
-      if (name != "gustav-variants" && name != "kk" && name != "cusparse")
-        throw UsageError{"--implementations takes gustav-variants, kk and cusparse, got '" + name + "'"};
+      if (name != "gustav-variants" && name != "gustav-positions" && name != "kk" && name != "cusparse")
+        throw UsageError{"--implementations takes gustav-variants, gustav-positions, kk and cusparse, got '" + name +
+                         "'"};
       config.implementations.push_back(name);
     }
   } else {

@@ -1,6 +1,6 @@
 // gustav multiply A.mtx|SPEC [B.mtx|SPEC] [-o C.mtx] [--space S] [--reps N]
 //                 [--json FILE] [--unsorted] [--accumulator automatic|hash|dense]
-//                 [--compression automatic|always|never]
+//                 [--compression automatic|always|never] [--keep-positions]
 // Multiplies, prints a summary (rows, nnz, products, nnz(C), times, GFLOP/s,
 // peak temporary memory) and optionally writes C and a JSON record.
 #include <cstdio>
@@ -69,6 +69,8 @@ void print_summary(const Operands& ops, const std::string& space, const Summary&
   std::printf("compression  %s, ratio %.3f\n", s.stats.compressed ? "on" : "off", s.stats.compression_ratio);
   std::printf("temp memory  symbolic %.2f MiB, numeric %.2f MiB\n", s.stats.symbolic_peak_temp_bytes / 1048576.0,
               s.stats.numeric_peak_temp_bytes / 1048576.0);
+  if (s.stats.positions_bytes > 0)
+    std::printf("positions    %.2f MiB kept by the plan (part of both)\n", s.stats.positions_bytes / 1048576.0);
   if (ops.read_megabytes > 0)
     std::printf("read         %.1f MB in %.3f s (%.0f MB/s)\n", ops.read_megabytes, ops.read_seconds,
                 ops.read_megabytes / std::max(ops.read_seconds, 1e-9));
@@ -94,7 +96,7 @@ std::string json_of(const Operands& ops, const std::string& space, const Summary
 }  // namespace
 
 int multiply_command(int argc, char** argv) {
-  const Arguments args(argc, argv, 2, {"unsorted", "kernel-times"},
+  const Arguments args(argc, argv, 2, {"unsorted", "kernel-times", "keep-positions"},
                        {"output", "space", "reps", "json", "accumulator", "compression", "memory-budget", "offsets", "check-rows"});
   if (args.positional().empty() || args.positional().size() > 2)
     throw UsageError{"multiply needs A (a .mtx file or a generator spec) and optionally B"};

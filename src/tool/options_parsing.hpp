@@ -42,6 +42,7 @@ inline SpgemmOptions parse_spgemm_options(const Arguments& args) {
   else if (comp == "never") o.compression = Compression::never;
   else throw UsageError{"--compression must be automatic, always or never, got '" + comp + "'"};
   if (args.has("memory-budget")) o.memory_budget_bytes = parse_bytes(args.get("memory-budget", ""));
+  o.keep_product_positions = args.has("keep-positions");
   return o;
 }
 

@@ -153,6 +153,7 @@ inline DifferentialCase make_differential_case(std::uint64_t seed) {
   o.compression = static_cast<Compression>(rng.below(3));
   o.accumulator = static_cast<Accumulator>(rng.below(3));
   o.cpu_mapping = static_cast<CpuMapping>(rng.below(2));
+  o.keep_product_positions = rng.uniform() < 0.5;
   return c;
 }
 
@@ -179,7 +180,8 @@ inline std::string describe(const DifferentialCase& c) {
   matrix("B", c.b, c.b_density);
   s << "  options: sort_rows " << c.options.sort_rows << ", validate_indices " << c.options.validate_indices
     << ", compression " << name_of(c.options.compression) << ", accumulator " << name_of(c.options.accumulator)
-    << ", cpu_mapping " << name_of(c.options.cpu_mapping) << "\n";
+    << ", cpu_mapping " << name_of(c.options.cpu_mapping) << ", keep_product_positions "
+    << c.options.keep_product_positions << "\n";
   return s.str();
 }
 

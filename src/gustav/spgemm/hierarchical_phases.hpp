@@ -4,6 +4,8 @@
 ///   gustav::multiply   count, then columns and values together
 ///   gustav::symbolic   count, then the columns (the plan holds C's structure)
 ///   gustav::numeric    values into the plan's structure
+/// (and, for a plan that keeps product positions, a third walk at the end of
+/// gustav::symbolic records them, so that gustav::numeric needs no tables).
 /// Host and device meet twice in counting (two small summaries) and once at
 /// the end of writing (the error bits).
 #include <Kokkos_Core.hpp>
@@ -18,7 +20,9 @@
 #include "gustav/spgemm/hierarchical_count.hpp"
 #include "gustav/spgemm/hierarchical_rows.hpp"
 #include "gustav/spgemm/mapping.hpp"
+#include "gustav/spgemm/record_positions.hpp"
 #include "gustav/validation/check_operands.hpp"
+#include "gustav/validation/structure_fingerprint.hpp"
 #include "gustav/validation/validate_csr.hpp"
 
 namespace gustav::detail {
@@ -79,6 +83,13 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
         stats.symbolic_pool_bytes,
         write_rows_hierarchical<RowOutput::structure>(space, schedule, ops, out, errors, "gustav::symbolic::fill", temp));
     stats.fill_bins = stats.numeric_bins;
+    if (plan.options_.keep_product_positions && nnz > 0) {
+      record_positions(space, schedule, ops, out, errors, A.num_rows, temp);
+      schedule.positions.fingerprint = structure_fingerprint(space, A, B, errors);
+      schedule.positions.fingerprint_now = Kokkos::View<std::uint64_t, Device>(
+          Kokkos::view_alloc(space, "gustav::symbolic::positions::fingerprint_now"));
+      stats.positions_bytes = schedule.positions.bytes();
+    }
   }
   raise_phase_errors(space, read_flag(space, errors), A, B, who, check_values);
   stats.symbolic_peak_temp_bytes = temp.peak();
@@ -101,16 +112,31 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
   TempMemory temp;
   temp.set_budget(plan.options_.memory_budget_bytes);
   temp.add_resident(view_bytes(schedule.perm));
+  temp.add_resident(schedule.positions.bytes());
   const ErrorFlag<Device> errors(schedule.errors.data());
   Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
-  // A structure changed after the symbolic phase while keeping its shape and
-  // nnz is caught here (unless validate_indices is off, or multiply has just
-  // checked the same views); the kernels below read defensively meanwhile.
-  if (plan.options_.validate_indices && !indices_checked) check_operands(space, A, B, errors);
+  // Malformed input is caught here (unless validate_indices is off, or
+  // multiply has just checked the same views), and so is, for kept
+  // positions, any change of structure; the kernels below read defensively
+  // meanwhile. Without kept positions the kernels catch a changed structure
+  // as products that fall outside C's.
+  const bool validate = plan.options_.validate_indices && !indices_checked;
+  if (schedule.positions.kept) {
+    check_structure_fingerprint(space, A, B, schedule.positions.fingerprint, schedule.positions.fingerprint_now,
+                                errors, validate);
+  } else if (validate) {
+    check_operands(space, A, B, errors);
+  }
   const auto ops = operands_of<Types>(A, B);
-  RowWriter<ExecSpace, Types, RowOutput::reuse> out{plan.c_row_map_, plan.c_entries_, c_values};
-  plan.stats_.numeric_pool_bytes =
-      write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors, "gustav::numeric", temp);
+  if (schedule.positions.kept) {
+    RowWriter<ExecSpace, Types, RowOutput::replay> out{plan.c_row_map_, plan.c_entries_, c_values, schedule.positions};
+    plan.stats_.numeric_pool_bytes =
+        write_rows_hierarchical<RowOutput::replay>(space, schedule, ops, out, errors, "gustav::numeric", temp);
+  } else {
+    RowWriter<ExecSpace, Types, RowOutput::reuse> out{plan.c_row_map_, plan.c_entries_, c_values};
+    plan.stats_.numeric_pool_bytes =
+        write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors, "gustav::numeric", temp);
+  }
   raise_phase_errors(space, read_flag(space, errors), A, B, who, true);
   plan.stats_.numeric_peak_temp_bytes = temp.peak();
 }

@@ -26,6 +26,10 @@ inline void raise_error_bits(int bits, const std::string& who) {
     throw plan_mismatch(who +
                         ": a product of A and B falls outside the structure of C that the plan was "
                         "built for: the structure of A or B changed after gustav::symbolic");
+  if (bits & error_structure_differs)
+    throw plan_mismatch(who +
+                        ": the structure of A or B differs from the one gustav::symbolic saw; a plan that "
+                        "keeps product positions (SpgemmOptions::keep_product_positions) needs both unchanged");
   if (bits & error_row_count_overflow)
     throw overflow_error(who + ": a row of C has more entries than the offset type can count; "
                                "use 64-bit offsets (std::int64_t)");

@@ -11,6 +11,7 @@
 
 #include "gustav/analysis/row_bins.hpp"
 #include "gustav/analysis/tiers.hpp"
+#include "gustav/spgemm/product_positions.hpp"
 #include "gustav/spgemm/tier_kernel.hpp"
 
 namespace gustav::detail {
@@ -26,6 +27,9 @@ struct HierarchicalSchedule {
   /// The numeric phase's error bits, made once so that a numeric call
   /// allocates nothing (calls on one plan must not overlap).
   Kokkos::View<std::int64_t, Device> errors;
+  /// Where each product of the worker and team rows lands in C's row
+  /// (SpgemmOptions::keep_product_positions; else not kept).
+  ProductPositions<Device> positions;
 };
 
 template <class Device, class Ordinal>

@@ -36,6 +36,7 @@ enum ErrorBits : int {
   error_row_count_overflow = 4,  ///< a row's nnz exceeds the offset type
   error_bad_a = 8,               ///< A's row map or column indices are malformed
   error_bad_b = 16,              ///< B's row map or column indices are malformed
+  error_structure_differs = 32,  ///< A's or B's structure is not that of a plan's kept positions
 };
 
 struct RowContext {

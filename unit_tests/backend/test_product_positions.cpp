@@ -1,0 +1,182 @@
+// Plans that keep product positions (SpgemmOptions::keep_product_positions):
+// numeric repeats from the kept positions in every bin, a changed structure
+// caught, the positions' memory reported and held to a memory budget.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "support/spgemm_fixture.hpp"
+
+namespace gustav::test {
+namespace {
+
+template <class C>
+class ProductPositions : public SpgemmTest<C> {
+ protected:
+  using typename SpgemmTest<C>::Host;
+  using typename SpgemmTest<C>::S;
+  using typename SpgemmTest<C>::O;
+  using typename SpgemmTest<C>::Z;
+
+  static SpgemmOptions keeping() {
+    SpgemmOptions o;
+    o.keep_product_positions = true;
+    o.cpu_mapping = CpuMapping::hierarchical;  // GPUs use it anyway
+    return o;
+  }
+
+  Host with_new_values(Host h, std::uint64_t seed) {
+    Rng rng(seed);
+    for (auto& v : h.values) v = random_value<S>(rng);
+    return h;
+  }
+
+  /// Rows of A from 1 to 30000 entries (with a repeated column each) over
+  /// a B of about two entries per row: tiny, worker, team and long rows.
+  void rows_of_every_bin(Host& A, Host& B) {
+    Rng rng(90);
+    const std::int64_t inner = 40000, cols = 60000;
+    A.num_rows = 0;
+    A.num_cols = static_cast<O>(inner);
+    A.row_map.assign(1, 0);
+    for (const std::int64_t len : {1, 2, 3, 5, 8, 13, 40, 120, 250, 320, 400, 1300, 3000, 9000, 30000}) {
+      for (std::int64_t t = 0; t < len; ++t) {
+        A.entries.push_back(static_cast<O>(rng.below(inner)));
+        A.values.push_back(random_value<S>(rng));
+      }
+      A.entries.push_back(A.entries.back());  // a duplicate: its products add up
+      A.values.push_back(random_value<S>(rng));
+      A.row_map.push_back(static_cast<Z>(A.entries.size()));
+      A.num_rows += 1;
+    }
+    RandomShape shape;
+    shape.rows = inner;
+    shape.cols = cols;
+    shape.avg_per_row = 2;
+    shape.sorted = false;
+    B = random_csr<S, O, Z>(shape, 91);
+  }
+
+  ::testing::AssertionResult matches(const typename SpgemmTest<C>::Matrix& product, const Host& A, const Host& B) {
+    this->space.fence();
+    return matches_reference<S>(to_host_csr<S, O, Z>(product), reference_multiply(A, B), true);
+  }
+};
+TYPED_TEST_SUITE(ProductPositions, AllConfigs, ConfigNames);
+
+TYPED_TEST(ProductPositions, RepeatsMatchTheReferenceInEveryBin) {
+  typename TestFixture::Host A, B;
+  this->rows_of_every_bin(A, B);
+  const auto options = TestFixture::keeping();
+  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), options);
+  EXPECT_GT(plan.stats().positions_bytes, 0u);
+  EXPECT_GE(plan.stats().symbolic_peak_temp_bytes, plan.stats().positions_bytes);
+  std::vector<std::string> levels;
+  std::string bins;
+  for (const auto& bin : plan.stats().numeric_bins) {
+    if (bin.rows > 0) levels.push_back(bin.name.substr(0, bin.name.find('/')));
+    bins += " " + bin.name + ":" + std::to_string(bin.rows);
+  }
+  for (const char* level : {"tiny", "worker", "team", "long"})
+    EXPECT_NE(std::find(levels.begin(), levels.end(), level), levels.end()) << "no " << level << " row in" << bins;
+
+  auto C = TestFixture::Run::numeric(plan, this->device(A), this->device(B));
+  EXPECT_TRUE(this->matches(C, A, B)) << "first numeric";
+  EXPECT_GE(plan.stats().numeric_peak_temp_bytes, plan.stats().positions_bytes);
+  for (std::uint64_t round = 0; round < 2; ++round) {
+    const auto A2 = this->with_new_values(A, 92 + round);
+    const auto B2 = this->with_new_values(B, 94 + round);
+    TestFixture::Run::refill(plan, this->device(A2), this->device(B2), C);
+    EXPECT_TRUE(this->matches(C, A2, B2)) << "round " << round;
+  }
+}
+
+TYPED_TEST(ProductPositions, RandomProductsMatchTheReference) {
+  for (const double avg : {3.0, 12.0, 40.0}) {
+    SCOPED_TRACE("mean row length " + std::to_string(avg));
+    RandomShape shape;
+    shape.duplicates = true;
+    const auto A = this->random(500, 300, avg, 96, shape);
+    const auto B = this->random(300, 700, avg, 97, shape);
+    EXPECT_TRUE(this->plan_matches(A, B, TestFixture::keeping()));
+  }
+  // Empty operands and a rectangular product with empty rows.
+  RandomShape sparse;
+  sparse.empty_rows = 0.5;
+  EXPECT_TRUE(this->plan_matches(this->random(0, 40, 3, 98), this->random(40, 30, 3, 99), TestFixture::keeping()));
+  EXPECT_TRUE(this->plan_matches(this->random(80, 40, 6, 100, sparse), this->random(40, 3, 2, 101),
+                                 TestFixture::keeping()));
+}
+
+TYPED_TEST(ProductPositions, AMovedProductIsCaughtEvenWithinTheStructure) {
+  // Swapping two columns within one row of B keeps every product inside
+  // C's planned structure, but no longer at its recorded place.
+  const auto A = this->random(150, 150, 20, 102);
+  const auto B = this->random(150, 150, 20, 103);
+  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), TestFixture::keeping());
+  EXPECT_NO_THROW(TestFixture::Run::numeric(plan, this->device(A), this->device(B)));
+  auto moved = B;
+  std::size_t r = 0;
+  while (moved.row_map[r + 1] - moved.row_map[r] < 2) ++r;
+  std::swap(moved.entries[static_cast<std::size_t>(moved.row_map[r])],
+            moved.entries[static_cast<std::size_t>(moved.row_map[r]) + 1]);
+  bool referenced = false;
+  for (const auto k : A.entries) referenced = referenced || static_cast<std::size_t>(k) == r;
+  ASSERT_TRUE(referenced) << "row " << r << " of B takes part in no product";
+  EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(A), this->device(moved)), gustav::plan_mismatch);
+  // The structure's fingerprint is checked even with the input checks off.
+  auto unchecked = TestFixture::keeping();
+  unchecked.validate_indices = false;
+  const auto lax = TestFixture::Run::symbolic(this->device(A), this->device(B), unchecked);
+  EXPECT_THROW(TestFixture::Run::numeric(lax, this->device(A), this->device(moved)), gustav::plan_mismatch);
+  // So is A's: two entries of a row swapped keep its products, not their order.
+  auto swapped = A;
+  std::size_t i = 0;
+  while (swapped.row_map[i + 1] - swapped.row_map[i] < 2) ++i;
+  std::swap(swapped.entries[static_cast<std::size_t>(swapped.row_map[i])],
+            swapped.entries[static_cast<std::size_t>(swapped.row_map[i]) + 1]);
+  EXPECT_THROW(TestFixture::Run::numeric(lax, this->device(swapped), this->device(B)), gustav::plan_mismatch);
+}
+
+TYPED_TEST(ProductPositions, AProductOutsideTheStructureIsCaught) {
+  const auto A = this->random(120, 100, 15, 104);
+  const auto B = this->random(100, 90, 15, 105);
+  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), TestFixture::keeping());
+  auto shifted = B;
+  for (auto& c : shifted.entries) c = static_cast<typename TestFixture::O>((c + 1) % 90);
+  EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(A), this->device(shifted)), gustav::plan_mismatch);
+}
+
+TYPED_TEST(ProductPositions, PositionsStayWithinTheMemoryBudget) {
+  const auto A = this->random(3000, 3000, 12, 106);
+  const auto dA = this->device(A);
+  auto options = TestFixture::keeping();
+  auto without = options;
+  without.keep_product_positions = false;
+  const auto plain = TestFixture::Run::symbolic(dA, dA, without);
+  const auto kept = TestFixture::Run::symbolic(dA, dA, options);
+  ASSERT_GT(kept.stats().positions_bytes, 0u);
+  options.memory_budget_bytes = plain.stats().symbolic_peak_temp_bytes + kept.stats().positions_bytes / 2;
+  try {
+    TestFixture::Run::symbolic(dA, dA, options);
+    ADD_FAILURE() << "a budget below the positions' bytes was accepted";
+  } catch (const gustav::allocation_error& e) {
+    EXPECT_NE(std::string(e.what()).find("memory budget"), std::string::npos) << e.what();
+  }
+}
+
+TYPED_TEST(ProductPositions, NoneKeptUnlessAsked) {
+  const auto A = this->random(400, 400, 10, 107);
+  SpgemmOptions options;
+  options.cpu_mapping = CpuMapping::hierarchical;
+  EXPECT_EQ(TestFixture::Run::symbolic(this->device(A), this->device(A), options).stats().positions_bytes, 0u);
+  if (test_space_is_host) {
+    // The thread-per-row mapping ignores the option.
+    SpgemmOptions per_row;
+    per_row.keep_product_positions = true;
+    EXPECT_EQ(TestFixture::Run::symbolic(this->device(A), this->device(A), per_row).stats().positions_bytes, 0u);
+  }
+}
+
+}  // namespace
+}  // namespace gustav::test
