@@ -63,23 +63,24 @@ struct SpgemmOptions {
   /// gustav::allocation_error saying so. C, A and B are not counted.
   std::size_t memory_budget_bytes = 0;
 
-  /// Let gustav::symbolic record, for every product, where it lands in its
-  /// row of C, so that each gustav::numeric call adds products straight at
-  /// their places instead of building a hash table per row, reading no
-  /// column index. A's and B's structure (row maps and column indices, in
-  /// order) must then stay exactly as gustav::symbolic saw it: each numeric
-  /// call checks a 64-bit fingerprint of both, even with validate_indices
-  /// off, and raises gustav::plan_mismatch on any change, including changes
-  /// that the default path would accept because every product still falls
-  /// inside C's structure. For plans reused many times (AMG setups,
-  /// values changing on a fixed structure). Costs one more walk over the
-  /// products in gustav::symbolic and memory proportional to the products:
-  /// 2 bytes per product, 4 per entry of A, 8 per row, held by the plan and
-  /// reported in stats().positions_bytes (within memory_budget_bytes where
-  /// one is set). The hierarchical mapping (GPUs) only; rows of fewer than 9
-  /// products and the longest rows (several teams each) keep no positions.
-  /// Ignored by gustav::multiply (it hands back no plan) and by the CPU's
-  /// thread-per-row mapping.
+  /// Let gustav::symbolic list, for every entry of C, the products that add
+  /// up to it, so that each gustav::numeric call only sums those lists (one
+  /// thread per entry of C: no hash tables, no atomics, no column index
+  /// read). A's and B's structure (row maps and column indices, in order)
+  /// must then stay exactly as gustav::symbolic saw it: each numeric call
+  /// checks a 64-bit fingerprint of both, even with validate_indices off,
+  /// and raises gustav::plan_mismatch on any change, including changes that
+  /// the default path would accept because every product still falls inside
+  /// C's structure. The order of each sum is fixed by gustav::symbolic, so
+  /// numeric calls on one plan with the same values give the same bits.
+  /// For plans reused many times (AMG setups, values changing on a fixed
+  /// structure). Costs two more visits of the products in gustav::symbolic
+  /// and memory proportional to them: 8 bytes per product and 4 per entry
+  /// of C, held by the plan and reported in stats().positions_bytes (within
+  /// memory_budget_bytes where one is set). Not kept (positions_bytes 0)
+  /// where the products, nnz(C), nnz(A) or nnz(B) reach 2^32. The
+  /// hierarchical mapping (GPUs) only; ignored by gustav::multiply (it hands
+  /// back no plan) and by the CPU's thread-per-row mapping.
   bool keep_product_positions = false;
 };
 

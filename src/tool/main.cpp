@@ -20,7 +20,7 @@ const char* usage =
     "           [--check-rows N] [--keep-positions]\n"
     "      C = A * B (B defaults to A). A and B are Matrix Market files or generator\n"
     "      specs such as lap3d:120, lap3d:80:27, brick:30, rmat:16:8, lap3d:100/rap.\n"
-    "      --keep-positions: the plan keeps each product's place in C (faster reuse, more memory).\n"
+    "      --keep-positions: the plan lists the products of every entry of C (fast reuse, 8 bytes a product).\n"
     "  bench [MATRIX...] [--standard] [--extended] [--space S] [--reps N] [--warmup N] [--json FILE]\n"
     "        [--implementations gustav-variants,gustav-positions,kk,cusparse] [--shared DIR]\n"
     "      Gustav against Kokkos Kernels (and cuSPARSE on GPUs) on the same matrices.\n"

@@ -1,6 +1,7 @@
-// Plans that keep product positions (SpgemmOptions::keep_product_positions):
-// numeric repeats from the kept positions in every bin, a changed structure
-// caught, the positions' memory reported and held to a memory budget.
+// Plans that keep their products (SpgemmOptions::keep_product_positions):
+// numeric repeats from the kept lists in every bin and give the same bits, a
+// changed structure is caught, the lists' memory reported and held to a
+// memory budget.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -88,6 +89,55 @@ TYPED_TEST(ProductPositions, RepeatsMatchTheReferenceInEveryBin) {
     const auto B2 = this->with_new_values(B, 94 + round);
     TestFixture::Run::refill(plan, this->device(A2), this->device(B2), C);
     EXPECT_TRUE(this->matches(C, A2, B2)) << "round " << round;
+  }
+}
+
+TYPED_TEST(ProductPositions, RepeatsGiveTheSameBits) {
+  // Each entry's sum runs in the order symbolic fixed, whatever the threads.
+  RandomShape shape;
+  shape.long_row = 3;  // a hub row: entries of C with many products each
+  shape.long_row_length = 1500;
+  const auto A = this->random(2000, 2000, 16, 108, shape);
+  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(A), TestFixture::keeping());
+  ASSERT_GT(plan.stats().positions_bytes, 0u);
+  auto first = TestFixture::Run::numeric(plan, this->device(A), this->device(A));
+  auto again = TestFixture::Run::numeric(plan, this->device(A), this->device(A));
+  this->space.fence();
+  const auto h1 = to_host_csr<typename TestFixture::S, typename TestFixture::O, typename TestFixture::Z>(first);
+  const auto h2 = to_host_csr<typename TestFixture::S, typename TestFixture::O, typename TestFixture::Z>(again);
+  ASSERT_EQ(h1.values.size(), h2.values.size());
+  EXPECT_TRUE(h1.values == h2.values) << "two numeric calls on one plan differ";
+  EXPECT_TRUE(this->matches(first, A, A));
+}
+
+TYPED_TEST(ProductPositions, HubEntriesWithLongListsMatchTheReference) {
+  // An arrow (a full first row and column, and the diagonal): entry (0, 0)
+  // of A * A has n products, entries (0, j) and (i, 0) two or three, the
+  // rest one or two. Lists of every length, the longest far above a warp's.
+  for (const std::int64_t n : {40, 700, 5000}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    typename TestFixture::Host A;
+    A.num_rows = static_cast<typename TestFixture::O>(n);
+    A.num_cols = static_cast<typename TestFixture::O>(n);
+    A.row_map.assign(1, 0);
+    Rng rng(109 + static_cast<std::uint64_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (i == 0) {
+        for (std::int64_t j = 0; j < n; ++j) A.entries.push_back(static_cast<typename TestFixture::O>(j));
+      } else {
+        A.entries.push_back(0);
+        A.entries.push_back(static_cast<typename TestFixture::O>(i));
+      }
+      A.row_map.push_back(static_cast<typename TestFixture::Z>(A.entries.size()));
+    }
+    for (std::size_t k = 0; k < A.entries.size(); ++k) A.values.push_back(random_value<typename TestFixture::S>(rng));
+    EXPECT_TRUE(this->plan_matches(A, A, TestFixture::keeping()));
+    const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(A), TestFixture::keeping());
+    EXPECT_GT(plan.stats().positions_bytes, 0u);
+    auto C = TestFixture::Run::numeric(plan, this->device(A), this->device(A));
+    const auto A2 = this->with_new_values(A, 110);
+    TestFixture::Run::refill(plan, this->device(A2), this->device(A2), C);
+    EXPECT_TRUE(this->matches(C, A2, A2));
   }
 }
 

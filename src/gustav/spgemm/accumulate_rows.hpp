@@ -1,15 +1,11 @@
 #pragma once
 /// The rows of C on the hierarchical mapping, once their nnz is known, in
-/// five kinds of output over one traversal:
+/// three kinds of output over one traversal:
 ///   structure  C's sorted column indices (gustav::symbolic's plan)
 ///   values     C's sorted column indices and values (gustav::multiply: the
 ///              numeric phase writes each row whole, as nsparse does, so the
 ///              products are walked twice in all, not three times)
 ///   reuse      values into a plan's known structure (gustav::numeric)
-///   record     each product's position in its row of C, for a plan that
-///              keeps them (product_positions.hpp)
-///   replay     values into the known structure by the kept positions: no
-///              table, each product checked against C's column at its place
 ///
 /// Tiny rows keep their few products in registers. Worker and team rows
 /// accumulate in a hash table in team scratch: keys (and values) by column
@@ -25,7 +21,6 @@
 #include "gustav/analysis/row_bins.hpp"
 #include "gustav/common/concurrency.hpp"
 #include "gustav/spgemm/launch_teams.hpp"
-#include "gustav/spgemm/product_positions.hpp"
 #include "gustav/spgemm/product_walk.hpp"
 #include "gustav/spgemm/row_context.hpp"
 #include "gustav/spgemm/summary.hpp"
@@ -34,23 +29,18 @@
 
 namespace gustav::detail {
 
-enum class RowOutput { structure, values, reuse, record, replay };
-
-/// Outputs that fill a plan's known structure rather than writing C's columns.
-KOKKOS_INLINE_FUNCTION constexpr bool into_known_structure(RowOutput o) {
-  return o == RowOutput::reuse || o == RowOutput::record || o == RowOutput::replay;
-}
+enum class RowOutput { structure, values, reuse };
 
 template <class ExecSpace, class Types, RowOutput Output>
 struct RowWriter {
   using Ordinal = typename Types::ordinal_type;
   using Scalar = typename Types::scalar_type;
   using COffset = typename Types::c_offset_type;
+  static constexpr bool with_values = Output != RowOutput::structure;
 
   Kokkos::View<const COffset*, typename Types::device_type> c_row_map;
-  typename Types::c_entries c_entries;  ///< written (structure, values) or read (the others)
-  typename Types::c_values c_values;    ///< written (values, reuse, replay)
-  ProductPositions<typename Types::device_type> positions;  ///< written (record) or read (replay)
+  typename Types::c_entries c_entries;  ///< written (structure, values) or read (reuse)
+  typename Types::c_values c_values;    ///< written (values, reuse)
 
   KOKKOS_INLINE_FUNCTION std::int64_t start(std::int64_t row) const { return static_cast<std::int64_t>(c_row_map(row)); }
   KOKKOS_INLINE_FUNCTION std::int64_t length(std::int64_t row) const {
@@ -64,20 +54,18 @@ struct RowTable {
   using Ordinal = typename Types::ordinal_type;
   using Scalar = typename Types::scalar_type;
   Ordinal* keys = nullptr;
-  Scalar* values = nullptr;  ///< by slot (values), by position in the row (reuse, replay), none (others)
-  int* positions = nullptr;  ///< reuse, record: the row position of each slot's column
+  Scalar* values = nullptr;  ///< by slot (structure: none; reuse: by position in the row)
+  int* positions = nullptr;  ///< reuse: the row position of each slot's column
 
   KOKKOS_INLINE_FUNCTION static RowTable carve(Carver& c, int log2_slots) {
     const std::int64_t slots = std::int64_t(1) << log2_slots;
     RowTable t;
-    if constexpr (Output == RowOutput::replay) {
-      t.values = c.take<Scalar>(slots);  // no table: the kept positions say where each product goes
-      return t;
-    }
     t.keys = c.take<Ordinal>(slots);
     if constexpr (Output == RowOutput::values) t.values = c.take<Scalar>(slots);
-    if constexpr (Output == RowOutput::reuse || Output == RowOutput::record) t.positions = c.take<int>(slots);
-    if constexpr (Output == RowOutput::reuse) t.values = c.take<Scalar>(slots);
+    if constexpr (Output == RowOutput::reuse) {
+      t.positions = c.take<int>(slots);
+      t.values = c.take<Scalar>(slots);
+    }
     return t;
   }
   KOKKOS_INLINE_FUNCTION static std::size_t bytes(int log2_slots) {
@@ -112,7 +100,6 @@ template <class ExecSpace, class Types, class Rows, RowOutput Output, RowLevel L
 struct AccumulateRows {
   using execution_space = ExecSpace;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using Device = typename Types::device_type;
   using Ordinal = typename Types::ordinal_type;
   using Scalar = typename Types::scalar_type;
   using Table = HashTable<Ordinal, Concurrent>;
@@ -132,8 +119,7 @@ struct AccumulateRows {
   /// larger ones (and every table on hosts, with one lane) are sorted.
   static constexpr int rank_slots_per_lane = 8;
   KOKKOS_INLINE_FUNCTION bool places_by_rank() const {
-    return Level == RowLevel::worker && !into_known_structure(Output) &&
-           (1 << log2_slots) <= rank_slots_per_lane * lanes;
+    return Level == RowLevel::worker && Output != RowOutput::reuse && (1 << log2_slots) <= rank_slots_per_lane * lanes;
   }
 
   /// Scratch of one worker's (or the team's) table, its key list where the
@@ -178,11 +164,11 @@ struct AccumulateRows {
     if (bits) Kokkos::atomic_fetch_or(&errors(), std::int64_t(bits));
   }
 
-  /// Values by position (reuse, replay) are cleared once here and then by
-  /// each row as it writes them out, so a row starts on a clean array
-  /// without a clearing round and a step between lanes of its own.
+  /// Values by position (reuse) are cleared once here and then by each row
+  /// as it writes them out, so a row starts on a clean array without a
+  /// clearing round and a step between lanes of its own.
   KOKKOS_INLINE_FUNCTION void clear_values(const Member& team, const Layout& t) const {
-    if constexpr (Output == RowOutput::reuse || Output == RowOutput::replay) {
+    if constexpr (Output == RowOutput::reuse) {
       for_each(team, 1 << log2_slots, [&](int s) { t.values[s] = Scalar(); });
       Sync::sync(team);
     }
@@ -200,7 +186,6 @@ struct AccumulateRows {
   // --- tiny rows: one thread, the products in registers --------------------
 
   KOKKOS_INLINE_FUNCTION void tiny_row(std::int64_t row, int& bits) const {
-    if constexpr (Output == RowOutput::record) return;  // tiny rows keep no positions
     Ordinal cols[tiny_products];
     Scalar vals[tiny_products];
     int m = 0;
@@ -233,7 +218,7 @@ struct AccumulateRows {
       }
     }
     const std::int64_t start = out.start(row), n = out.length(row);
-    if constexpr (Output == RowOutput::reuse || Output == RowOutput::replay) {
+    if constexpr (Output == RowOutput::reuse) {
       int found = 0;
       for (std::int64_t q = 0; q < n; ++q) {
         const Ordinal c = out.c_entries(start + q);
@@ -282,23 +267,17 @@ struct AccumulateRows {
     }
   }
 
-  /// Calls f(j, p, t) for every product of the row, spread over the
-  /// worker's lanes (flattened) or the team; t is the product's number in
-  /// the row's walk order where positions are recorded or replayed.
+  /// Calls f(j, p) for every product of the row, spread over the worker's
+  /// lanes (flattened) or the team.
   template <class F>
   KOKKOS_INLINE_FUNCTION void for_each_product(const Member& team, std::int64_t a0, std::int64_t a1,
                                                const RowCache& cache, int& bits, const F& f) const {
     bool bad = false;
     if constexpr (Level == RowLevel::team) {
-      walk_team_products(team, ops, a0, a1, bad, [&](std::int64_t j, std::int64_t p, std::int64_t in_b) {
-        if constexpr (Output == RowOutput::record || Output == RowOutput::replay) {
-          f(j, p, static_cast<std::int64_t>(out.positions.entry_start(j)) + in_b);
-        } else {
-          f(j, p, in_b);
-        }
-      });
+      walk_team_products(team, ops, a0, a1, bad, f);
     } else {
-      walk_worker_products(team, ops, cache, a0, a1, lanes, bad, f);
+      walk_worker_products(team, ops, cache, a0, a1, lanes, bad,
+                           [&](std::int64_t j, std::int64_t p, std::int64_t) { f(j, p); });
     }
     if (bad) bits |= error_bad_a;
   }
@@ -311,9 +290,7 @@ struct AccumulateRows {
     std::int64_t a0, a1;
     if (!ops.a_row(row, a0, a1)) bits |= error_bad_a;
 
-    if constexpr (Output == RowOutput::replay) {
-      replay_row(team, row, a0, a1, t, cache, start, n, bits);
-    } else if constexpr (into_known_structure(Output)) {
+    if constexpr (Output == RowOutput::reuse) {
       for_each(team, slots, [&](int s) { t.keys[s] = Table::empty; });
       Sync::sync(team);
       for_each(team, n, [&](std::int64_t q) {
@@ -326,28 +303,17 @@ struct AccumulateRows {
         }
       });
       Sync::sync(team);
-      const auto& kept = out.positions;
-      const std::int64_t first = Output == RowOutput::record ? kept.row_start(row) : 0;
-      const std::int64_t planned = Output == RowOutput::record ? kept.row_start(row + 1) - first : 0;
-      for_each_product(team, a0, a1, cache, bits, [&](std::int64_t j, std::int64_t p, std::int64_t i) {
+      for_each_product(team, a0, a1, cache, bits, [&](std::int64_t j, std::int64_t p) {
         const Ordinal c = ops.b_entries(p);
         const int s = ops.column_ok(c) ? table.find(c, slots) : -1;
         if (s < 0) {
           bits |= ops.column_ok(c) ? error_structure_changed : error_bad_b;
           return;
         }
-        if constexpr (Output == RowOutput::record) {
-          if (i < planned) {
-            kept.position(first + i) = static_cast<typename ProductPositions<Device>::Position>(t.positions[s]);
-          } else {
-            bits |= error_table_full;  // the numbering disagrees with the walk: a sizing bug
-          }
-        } else {
-          Concurrent::add(t.values + t.positions[s], Scalar(ops.a_values(j) * ops.b_values(p)));
-        }
+        Concurrent::add(t.values + t.positions[s], Scalar(ops.a_values(j) * ops.b_values(p)));
       });
       Sync::sync(team);
-      if constexpr (Output == RowOutput::reuse) write_values(team, t, start, n);
+      write_values(team, t, start, n);
     } else {
       for_each(team, slots, [&](int s) {
         t.keys[s] = Table::empty;
@@ -355,7 +321,7 @@ struct AccumulateRows {
         if (s == 0 && keys.count) *keys.count = 0;
       });
       Sync::sync(team);
-      for_each_product(team, a0, a1, cache, bits, [&](std::int64_t j, std::int64_t p, std::int64_t) {
+      for_each_product(team, a0, a1, cache, bits, [&](std::int64_t j, std::int64_t p) {
         const Ordinal c = ops.b_entries(p);
         if (!ops.column_ok(c)) {
           bits |= error_bad_b;
@@ -378,27 +344,6 @@ struct AccumulateRows {
       }
     }
     Sync::sync(team);
-  }
-
-  /// Values by the kept positions: each product adds at its place in the
-  /// row, reading neither its column nor C's (the numeric phase checks the
-  /// operands' structure against the plan's fingerprint instead). The bounds
-  /// stay checked, so a changed structure cannot write outside the row.
-  KOKKOS_INLINE_FUNCTION void replay_row(const Member& team, std::int64_t row, std::int64_t a0, std::int64_t a1,
-                                         const Layout& t, const RowCache& cache, std::int64_t start, std::int64_t n,
-                                         int& bits) const {
-    const auto& kept = out.positions;
-    const std::int64_t first = kept.row_start(row), planned = kept.row_start(row + 1) - first;
-    for_each_product(team, a0, a1, cache, bits, [&](std::int64_t j, std::int64_t p, std::int64_t i) {
-      const std::int64_t q = i < planned ? static_cast<std::int64_t>(kept.position(first + i)) : n;
-      if (q >= n) {
-        bits |= error_structure_differs;
-        return;
-      }
-      Concurrent::add(t.values + q, Scalar(ops.a_values(j) * ops.b_values(p)));
-    });
-    Sync::sync(team);
-    write_values(team, t, start, n);
   }
 
   /// Each key goes straight to its place in C's row: the number of smaller

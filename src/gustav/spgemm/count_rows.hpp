@@ -160,7 +160,7 @@ struct CountRows {
       std::int64_t fresh = 0, products = 0;
       bool bad = false;
       walk_team_products(team, ops, a0, a1, bad,
-                         [&](std::int64_t, std::int64_t p, std::int64_t) { insert_column(table, ops.b_entries(p), fresh, errors); });
+                         [&](std::int64_t, std::int64_t p) { insert_column(table, ops.b_entries(p), fresh, errors); });
       // Lane 0 of each worker counts the products of its entries of A.
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, a0, a1), [&](const std::int64_t j) {
         Kokkos::single(Kokkos::PerThread(team), [&]() {

@@ -4,8 +4,8 @@
 ///   gustav::multiply   count, then columns and values together
 ///   gustav::symbolic   count, then the columns (the plan holds C's structure)
 ///   gustav::numeric    values into the plan's structure
-/// (and, for a plan that keeps product positions, a third walk at the end of
-/// gustav::symbolic records them, so that gustav::numeric needs no tables).
+/// (and, for a plan that keeps its products, gustav::symbolic ends by listing
+/// the products of every entry of C, and gustav::numeric only sums the lists).
 /// Host and device meet twice in counting (two small summaries) and once at
 /// the end of writing (the error bits).
 #include <Kokkos_Core.hpp>
@@ -21,6 +21,7 @@
 #include "gustav/spgemm/hierarchical_rows.hpp"
 #include "gustav/spgemm/mapping.hpp"
 #include "gustav/spgemm/record_positions.hpp"
+#include "gustav/spgemm/sum_kept_products.hpp"
 #include "gustav/validation/check_operands.hpp"
 #include "gustav/validation/structure_fingerprint.hpp"
 #include "gustav/validation/validate_csr.hpp"
@@ -83,12 +84,19 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
         stats.symbolic_pool_bytes,
         write_rows_hierarchical<RowOutput::structure>(space, schedule, ops, out, errors, "gustav::symbolic::fill", temp));
     stats.fill_bins = stats.numeric_bins;
-    if (plan.options_.keep_product_positions && nnz > 0) {
-      record_positions(space, schedule, ops, out, errors, A.num_rows, temp);
-      schedule.positions.fingerprint = structure_fingerprint(space, A, B, errors);
-      schedule.positions.fingerprint_now = Kokkos::View<std::uint64_t, Device>(
-          Kokkos::view_alloc(space, "gustav::symbolic::positions::fingerprint_now"));
-      stats.positions_bytes = schedule.positions.bytes();
+    if (plan.options_.keep_product_positions) {
+      record_positions<Types>(space, schedule.positions, ops, plan.c_row_map_, plan.c_entries_, nnz, stats.products,
+                              A.num_rows, errors, temp);
+      if (schedule.positions.kept) {
+        auto& kept = schedule.positions;
+        kept.fingerprint_now = Kokkos::View<std::uint64_t, Device>(
+            Kokkos::view_alloc(space, "gustav::symbolic::positions::fingerprint_now"));
+        kept.fingerprint_parts = temp.allocate<decltype(kept.fingerprint_parts)>(
+            space, "gustav::symbolic::positions::fingerprint_parts",
+            static_cast<std::size_t>(fingerprint_threads(space)), false);
+        kept.fingerprint = structure_fingerprint(space, A, B, errors, kept.fingerprint_parts, kept.fingerprint_now);
+        stats.positions_bytes = schedule.positions.bytes();
+      }
     }
   }
   raise_phase_errors(space, read_flag(space, errors), A, B, who, check_values);
@@ -117,21 +125,22 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
   Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
   // Malformed input is caught here (unless validate_indices is off, or
   // multiply has just checked the same views), and so is, for kept
-  // positions, any change of structure; the kernels below read defensively
-  // meanwhile. Without kept positions the kernels catch a changed structure
-  // as products that fall outside C's.
+  // products, any change of structure: their lists name entries of A and B
+  // (all within nnz, which the plan checked), so the sums stay in bounds
+  // meanwhile. Without kept products the kernels read defensively and
+  // catch a changed structure as products that fall outside C's.
   const bool validate = plan.options_.validate_indices && !indices_checked;
   if (schedule.positions.kept) {
-    check_structure_fingerprint(space, A, B, schedule.positions.fingerprint, schedule.positions.fingerprint_now,
-                                errors, validate);
+    const auto& kept = schedule.positions;
+    check_structure_fingerprint(space, A, B, kept.fingerprint, kept.fingerprint_parts, kept.fingerprint_now, errors,
+                                validate);
   } else if (validate) {
     check_operands(space, A, B, errors);
   }
   const auto ops = operands_of<Types>(A, B);
   if (schedule.positions.kept) {
-    RowWriter<ExecSpace, Types, RowOutput::replay> out{plan.c_row_map_, plan.c_entries_, c_values, schedule.positions};
-    plan.stats_.numeric_pool_bytes =
-        write_rows_hierarchical<RowOutput::replay>(space, schedule, ops, out, errors, "gustav::numeric", temp);
+    sum_kept_products<Types>(space, schedule.positions, ops, c_values, static_cast<std::int64_t>(plan.nnz()));
+    plan.stats_.numeric_pool_bytes = 0;
   } else {
     RowWriter<ExecSpace, Types, RowOutput::reuse> out{plan.c_row_map_, plan.c_entries_, c_values};
     plan.stats_.numeric_pool_bytes =

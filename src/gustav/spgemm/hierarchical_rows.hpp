@@ -2,8 +2,7 @@
 /// Writes the rows of C on the hierarchical mapping, bin by bin of the
 /// plan's numeric schedule: the structure (gustav::symbolic), columns and
 /// values (gustav::multiply), or values into the plan's structure
-/// (gustav::numeric, by hash tables or by kept positions), or the positions
-/// themselves. Allocates nothing but the long rows' pool.
+/// (gustav::numeric). Allocates nothing but the long rows' pool.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <string>
@@ -16,19 +15,11 @@
 
 namespace gustav::detail {
 
-/// Long rows keep no positions: replaying values, they take reuse's path.
 template <RowOutput Output>
 constexpr LongPass long_pass_for() {
-  if constexpr (Output == RowOutput::reuse || Output == RowOutput::replay) return LongPass::reuse;
+  if constexpr (Output == RowOutput::reuse) return LongPass::reuse;
   if constexpr (Output == RowOutput::values) return LongPass::values;
   return LongPass::structure;
-}
-
-/// Whether a bin of this level takes part in a pass with this output:
-/// recording skips tiny and long rows, which keep no positions.
-template <RowOutput Output>
-constexpr bool takes_part(RowLevel level) {
-  return Output != RowOutput::record || level == RowLevel::worker || level == RowLevel::team;
 }
 
 /// Scratch bytes of one numeric table of 2^log2 slots: the bins serve all
@@ -56,7 +47,7 @@ std::size_t write_rows_hierarchical(const ExecSpace& space, const Schedule& sche
   for (std::size_t b = 0; b < schedule.bins.size(); ++b) {
     const RowBin& bin = schedule.bins[b];
     const std::int64_t first = schedule.offsets[b], n = schedule.offsets[b + 1] - first;
-    if (n == 0 || !takes_part<Output>(bin.level)) continue;
+    if (n == 0) continue;
     const RowList<Types> rows(schedule.perm.data() + first, n);
     const std::string name = label + "::" + bin.name;
     auto run = [&](auto level) {
@@ -89,12 +80,8 @@ std::size_t write_rows_hierarchical(const ExecSpace& space, const Schedule& sche
         run(std::integral_constant<RowLevel, RowLevel::team>{});
         break;
       case RowLevel::long_row:
-        if constexpr (Output != RowOutput::record) {
-          constexpr LongPass pass = long_pass_for<Output>();
-          const RowWriter<ExecSpace, Types, row_output<pass>()> long_out{out.c_row_map, out.c_entries, out.c_values};
-          pool_bytes += run_long_rows<pass>(space, ops, long_out, rows, n, bin, errors, LongRowCountOutputs<Types>{},
-                                            name, temp);
-        }
+        pool_bytes += run_long_rows<long_pass_for<Output>()>(space, ops, out, rows, n, bin,
+                                                             errors, LongRowCountOutputs<Types>{}, name, temp);
         break;
     }
   }

@@ -1,18 +1,19 @@
 #pragma once
-/// Where every product of a row lands in C's row, kept by a plan made with
-/// SpgemmOptions::keep_product_positions on the hierarchical mapping.
+/// The products of every entry of C, kept by a plan made with
+/// SpgemmOptions::keep_product_positions.
 ///
-/// The default numeric phase finds a product's place in C's row through a
-/// hash table built from the row's columns for every row of every call; a
-/// plan that keeps the positions lets the numeric phase skip the tables and
-/// add each product straight at its place. It costs 2 bytes per product of
-/// the worker and team rows, 4 per entry of A and 8 per row.
+/// The default numeric phase finds each product's place in C's row through a
+/// hash table built from the row's columns, row by row, for every call. A
+/// plan that keeps the products turns the numeric phase around: entry e of C
+/// is the sum of a(a_entry(t)) * b(b_entry(t)) over its products t, listed
+/// together, so one flat kernel computes every entry of C with no table, no
+/// atomics, no bins and no per-row set-up, reading the lists and the values
+/// in order and writing C once. Long rows, hub rows and tiny rows are all
+/// alike to it.
 ///
-/// Products are numbered within their row in walk order (A's entries in
-/// order, each row of B in order), so product t of a worker's walk and
-/// product p of entry j (entry_start(j) + p - start of B's row) of a team's
-/// walk are the same number. Tiny rows (registers, no table) and long rows
-/// (their own path) keep no positions.
+/// It costs 8 bytes per product (two 32-bit entry numbers) and 4 per entry of
+/// C, so it is kept only where the products, A's and B's entries number
+/// fewer than 2^32.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
@@ -20,32 +21,41 @@ namespace gustav::detail {
 
 template <class Device>
 struct ProductPositions {
-  using Position = std::uint16_t;
-  /// Rows of C longer than this are never in a worker or team bin (their
-  /// tables stop well below it), so a position always fits.
-  static constexpr std::int64_t max_row_nnz = 65535;
-  /// Worker and team bins bound their rows' products far below this, so a
-  /// product's number within its row always fits in entry_start's type.
-  static constexpr std::uint32_t max_row_products = 0xffffffffu;
+  using Index = std::uint32_t;
+  /// The largest count (products, entries of A or of B) the lists can hold.
+  static constexpr std::int64_t max_count = 0xffffffffll;
 
-  /// First product of each row in `position` (rows + 1; rows without
-  /// positions have none).
-  Kokkos::View<std::int64_t*, Device> row_start;
-  /// Per entry of A: the number of its first product within its row.
-  Kokkos::View<std::uint32_t*, Device> entry_start;
-  /// Per product: its position in C's row.
-  Kokkos::View<Position*, Device> position;
-  /// The replay reads no column index, so the numeric phase checks A's and
-  /// B's structure against this fingerprint of it (structure_fingerprint.hpp)
-  /// into `fingerprint_now`.
+  /// Per entry e of C: one past its last product in the lists (its first
+  /// is ends(e - 1), or 0 for e = 0).
+  Kokkos::View<Index*, Device> ends;
+  /// Per product, grouped by entry of C: the entries of A and B it multiplies.
+  Kokkos::View<Index*, Device> a_entry;
+  Kokkos::View<Index*, Device> b_entry;
+  /// The entries of C with more than `long_list` products: a warp sums each
+  /// of them, so that a hub entry does not keep one thread busy long after
+  /// the others are done.
+  Kokkos::View<Index*, Device> long_entries;
+  static constexpr std::int64_t long_list = 32;
+  /// The numeric phase reads no column index, so it checks A's and B's
+  /// structure against this fingerprint of it (structure_fingerprint.hpp)
+  /// computed into `fingerprint_now`.
   std::uint64_t fingerprint = 0;
   Kokkos::View<std::uint64_t, Device> fingerprint_now;
+  Kokkos::View<std::uint64_t*, Device> fingerprint_parts;  ///< its first step's partial sums
   bool kept = false;
 
+  /// The lists' and the fingerprint's bytes (what the symbolic phase's
+  /// budget counted).
   std::size_t bytes() const {
-    return row_start.span() * sizeof(std::int64_t) + entry_start.span() * sizeof(std::uint32_t) +
-           position.span() * sizeof(Position) + fingerprint_now.span() * sizeof(std::uint64_t);
+    return (ends.span() + a_entry.span() + b_entry.span() + long_entries.span()) * sizeof(Index) +
+           fingerprint_parts.span() * sizeof(std::uint64_t);
   }
 };
+
+/// The number of products of entry e of C, given the lists' ends.
+template <class Ends>
+KOKKOS_INLINE_FUNCTION std::int64_t list_length(const Ends& ends, std::int64_t e) {
+  return static_cast<std::int64_t>(ends(e)) - (e > 0 ? static_cast<std::int64_t>(ends(e - 1)) : 0);
+}
 
 }  // namespace gustav::detail

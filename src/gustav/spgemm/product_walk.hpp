@@ -134,15 +134,14 @@ KOKKOS_INLINE_FUNCTION std::int64_t walk_worker_products(const Member& team, con
 }
 
 /// The products of row entries [a_begin, a_end) spread over a whole team:
-/// its workers take entries of A, their lanes the row of B. Calls f(j, p, i)
-/// with i the product's place in B's row (p minus the row's start).
+/// its workers take entries of A, their lanes the row of B. Calls f(j, p).
 template <class Member, class Ops, class F>
 KOKKOS_INLINE_FUNCTION void walk_team_products(const Member& team, const Ops& ops, std::int64_t a_begin,
                                                std::int64_t a_end, bool& bad, const F& f) {
   Kokkos::parallel_for(Kokkos::TeamThreadRange(team, a_begin, a_end), [&](const std::int64_t j) {
     std::int64_t b0, b1;
     if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) bad = true;
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, b0, b1), [&](const std::int64_t p) { f(j, p, p - b0); });
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, b0, b1), [&](const std::int64_t p) { f(j, p); });
   });
 }
 

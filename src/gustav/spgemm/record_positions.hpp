@@ -1,82 +1,177 @@
 #pragma once
-/// The symbolic phase's last step for a plan that keeps product positions
-/// (SpgemmOptions::keep_product_positions): number the products of the
-/// worker and team rows, then walk them once more to record where each one
-/// lands in its (now known) row of C.
+/// The symbolic phase's last step for a plan that keeps its products
+/// (SpgemmOptions::keep_product_positions): once C's sorted structure is
+/// known, every product finds its entry of C by a binary search in its row,
+/// the products of each entry are counted, the counts become offsets, and a
+/// second visit places each product's pair of entry numbers in its entry's
+/// list. The order within a list is fixed here, once, so every numeric call
+/// on the plan sums in the same order and gives the same bits.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <string>
 
 #include "gustav/common/allocation.hpp"
 #include "gustav/common/launch.hpp"
-#include "gustav/errors.hpp"
-#include "gustav/spgemm/hierarchical_rows.hpp"
+#include "gustav/common/search.hpp"
 #include "gustav/spgemm/product_positions.hpp"
+#include "gustav/spgemm/product_walk.hpp"
+#include "gustav/spgemm/row_context.hpp"
 
 namespace gustav::detail {
 
-/// Fills `schedule.positions` for C's structure in `structure` (its row map
-/// and sorted columns). The arrays stay with the plan; their bytes count
-/// towards the symbolic phase's temporaries (and its budget).
-template <class Types, class ExecSpace, class Schedule>
-void record_positions(const ExecSpace& space, Schedule& schedule, const ProductOperands<Types>& ops,
-                      const RowWriter<ExecSpace, Types, RowOutput::structure>& structure,
-                      const ErrorFlag<typename Types::device_type>& errors, std::int64_t a_rows, TempMemory& temp) {
+/// The first q in [lo, hi) with entries(q) >= c (hi if none).
+template <class Entries, class Ordinal>
+KOKKOS_INLINE_FUNCTION std::int64_t first_not_below(const Entries& entries, std::int64_t lo, std::int64_t hi,
+                                                    Ordinal c) {
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (entries(mid) < c) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+/// One visit of every product: each worker takes `per_worker` consecutive
+/// entries of A (one on GPUs, a run on CPUs), its lanes the row of B of
+/// each. Counting adds one to the product's entry of C in `ends`; placing
+/// takes the next slot of that entry's list (ends then moves from each
+/// list's start to its end).
+template <class ExecSpace, class Types, bool Place>
+struct VisitProducts {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Device = typename Types::device_type;
   using Positions = ProductPositions<Device>;
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  Positions kept;
-  kept.row_start = temp.allocate<decltype(kept.row_start)>(space, "gustav::symbolic::positions::row_start", a_rows + 1,
-                                                           true);
-  kept.entry_start = temp.allocate<decltype(kept.entry_start)>(space, "gustav::symbolic::positions::entry_start",
-                                                               static_cast<std::size_t>(ops.a_nnz), true);
+  using Index = typename Positions::Index;
+  ProductOperands<Types> ops;
+  Kokkos::View<const typename Types::c_offset_type*, Device> c_row_map;
+  typename Types::c_entries c_entries;
+  Positions lists;
+  ErrorFlag<Device> errors;
+  std::int64_t a_rows = 0;
+  std::int64_t per_worker = 1;
 
-  // Each worker or team row numbers its products entry by entry.
-  const auto row_start = kept.row_start;
-  const auto entry_start = kept.entry_start;
-  const auto perm = schedule.perm;
-  for (std::size_t b = 0; b < schedule.bins.size(); ++b) {
-    const RowBin& bin = schedule.bins[b];
-    if (!takes_part<RowOutput::record>(bin.level)) continue;
-    if (bin.max_need > Positions::max_row_nnz)
-      throw internal_error("gustav: a row bin holds rows too long for 16-bit product positions");
-    if (bin.max_products > static_cast<std::int64_t>(Positions::max_row_products))
-      throw internal_error("gustav: a row bin holds rows with too many products for 32-bit product numbers");
-    const std::int64_t first = schedule.offsets[b], last = schedule.offsets[b + 1];
-    if (first == last) continue;
-    Kokkos::parallel_for(
-        "gustav::symbolic::positions::number", light_launch(Range(space, first, last)), KOKKOS_LAMBDA(const std::int64_t i) {
-          const std::int64_t row = static_cast<std::int64_t>(perm(i));
-          std::int64_t a0, a1;
-          ops.a_row(row, a0, a1);
-          std::int64_t products = 0;
-          for (std::int64_t j = a0; j < a1; ++j) {
-            entry_start(j) = static_cast<std::uint32_t>(products);
-            std::int64_t b0, b1;
-            ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1);
-            products += b1 - b0;
-          }
-          row_start(row) = products;
-        });
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const std::int64_t worker = static_cast<std::int64_t>(team.league_rank()) * team.team_size() + team.team_rank();
+    const std::int64_t first = worker * per_worker;
+    const std::int64_t last = first + per_worker < ops.a_nnz ? first + per_worker : ops.a_nnz;
+    if (first >= last) return;
+    // The row holding entry `first`; later entries of the run move it on.
+    std::int64_t row = last_at_most(ops.a_row_map, first, 0, a_rows - 1);
+    bool bad = false, lost = false;
+    for (std::int64_t j = first; j < last; ++j) {
+      while (row + 1 < a_rows && static_cast<std::int64_t>(ops.a_row_map(row + 1)) <= j) ++row;
+      std::int64_t b0, b1;
+      if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) bad = true;
+      const std::int64_t c0 = static_cast<std::int64_t>(c_row_map(row));
+      const std::int64_t c1 = static_cast<std::int64_t>(c_row_map(row + 1));
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, b0, b1), [&](const std::int64_t p) {
+        const auto c = ops.b_entries(p);
+        const std::int64_t e = first_not_below(c_entries, c0, c1, c);
+        if (e == c1 || c_entries(e) != c) {
+          lost = true;
+          return;
+        }
+        if constexpr (Place) {
+          const Index slot = Kokkos::atomic_fetch_add(&lists.ends(e), Index(1));
+          lists.a_entry(slot) = static_cast<Index>(j);
+          lists.b_entry(slot) = static_cast<Index>(p);
+        } else {
+          Kokkos::atomic_fetch_add(&lists.ends(e), Index(1));
+        }
+      });
+    }
+    if (bad) Kokkos::atomic_fetch_or(&errors(), std::int64_t(error_bad_b));
+    if (lost) Kokkos::atomic_fetch_or(&errors(), std::int64_t(error_structure_changed));
   }
-  // Counts to offsets (the last entry gets the total).
+};
+
+template <class ExecSpace, class Types, bool Place>
+void visit_products(const ExecSpace& space, const VisitProducts<ExecSpace, Types, Place>& f, const char* name,
+                    double avg_b_row) {
+  const int lanes = vector_length_for<ExecSpace>(avg_b_row);
+  const int team_size = is_host_space<ExecSpace>() ? 1 : 256 / lanes;
+  const std::int64_t workers = ceil_div<std::int64_t>(f.ops.a_nnz, f.per_worker);
+  const std::int64_t league = ceil_div<std::int64_t>(workers, team_size);
+  Kokkos::parallel_for(name, light_launch(Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(league), team_size, lanes)),
+                       f);
+}
+
+/// Lists the entries of C whose product lists are longer than
+/// Positions::long_list (none on most matrices; the hubs of power-law ones).
+template <class ExecSpace, class Positions>
+void list_long_entries(const ExecSpace& space, Positions& lists, std::int64_t nnz, TempMemory& temp) {
+  using Index = typename Positions::Index;
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  const auto ends = lists.ends;
+  std::int64_t count = 0;
+  Kokkos::parallel_reduce(
+      "gustav::symbolic::positions::count_long", light_launch(Range(space, 0, nnz)),
+      KOKKOS_LAMBDA(const std::int64_t e, std::int64_t& sum) { sum += list_length(ends, e) > Positions::long_list ? 1 : 0; },
+      count);
+  if (count == 0) return;
+  lists.long_entries = temp.allocate<decltype(lists.long_entries)>(space, "gustav::symbolic::positions::long_entries",
+                                                                   static_cast<std::size_t>(count), false);
+  const auto long_entries = lists.long_entries;
+  Kokkos::parallel_scan(
+      "gustav::symbolic::positions::list_long", light_launch(Range(space, 0, nnz)),
+      KOKKOS_LAMBDA(const std::int64_t e, std::int64_t& sum, const bool final) {
+        if (list_length(ends, e) <= Positions::long_list) return;
+        if (final) long_entries(sum) = static_cast<Index>(e);
+        sum += 1;
+      });
+}
+
+/// Fills `kept` for C's structure (its row map and sorted columns) when the
+/// counts fit the lists' 32-bit numbers (else leaves it not kept). The
+/// lists stay with the plan; their bytes count towards the symbolic phase's
+/// temporaries and its budget.
+template <class Types, class ExecSpace, class CRowMap, class CEntries>
+void record_positions(const ExecSpace& space, ProductPositions<typename Types::device_type>& kept,
+                      const ProductOperands<Types>& ops, const CRowMap& c_row_map, const CEntries& c_entries,
+                      std::int64_t nnz, std::int64_t products, std::int64_t a_rows,
+                      const ErrorFlag<typename Types::device_type>& errors, TempMemory& temp) {
+  using Positions = ProductPositions<typename Types::device_type>;
+  using Index = typename Positions::Index;
+  if (products > Positions::max_count || ops.a_nnz > Positions::max_count || ops.b_nnz > Positions::max_count ||
+      nnz > Positions::max_count || nnz == 0)
+    return;
+  Positions lists;
+  lists.ends = temp.allocate<decltype(lists.ends)>(space, "gustav::symbolic::positions::ends",
+                                                   static_cast<std::size_t>(nnz), true);
+  lists.a_entry = temp.allocate<decltype(lists.a_entry)>(space, "gustav::symbolic::positions::a_entry",
+                                                         static_cast<std::size_t>(products), false);
+  lists.b_entry = temp.allocate<decltype(lists.b_entry)>(space, "gustav::symbolic::positions::b_entry",
+                                                         static_cast<std::size_t>(products), false);
+
+  const double avg_b_row = ops.b_rows > 0 ? static_cast<double>(ops.b_nnz) / static_cast<double>(ops.b_rows) : 1.0;
+  const std::int64_t per_worker = is_host_space<ExecSpace>() ? 256 : 1;
+  VisitProducts<ExecSpace, Types, false> count{ops, c_row_map, c_entries, lists, errors, a_rows, per_worker};
+  visit_products(space, count, "gustav::symbolic::positions::count", avg_b_row);
+
+  // Counts to each list's start.
+  const auto ends = lists.ends;
   std::int64_t total = 0;
   Kokkos::parallel_scan(
-      "gustav::symbolic::positions::offsets", light_launch(Range(space, 0, a_rows + 1)),
-      KOKKOS_LAMBDA(const std::int64_t r, std::int64_t& sum, const bool final) {
-        const std::int64_t count = row_start(r);
-        if (final) row_start(r) = sum;
+      "gustav::symbolic::positions::starts",
+      light_launch(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, nnz)),
+      KOKKOS_LAMBDA(const std::int64_t e, std::int64_t& sum, const bool final) {
+        const Index count = ends(e);
+        if (final) ends(e) = static_cast<Index>(sum);
         sum += count;
       },
       total);
-  kept.position = temp.allocate<decltype(kept.position)>(space, "gustav::symbolic::positions::position",
-                                                         static_cast<std::size_t>(total), false);
-  kept.kept = true;
+  // A product that found no entry of C (a sizing fault, or input that the
+  // error bits will report) leaves lists short: keep nothing then.
+  if (total != products) return;
 
-  RowWriter<ExecSpace, Types, RowOutput::record> out{structure.c_row_map, structure.c_entries, {}, kept};
-  TempMemory none;  // records run no long rows, so take no pool
-  write_rows_hierarchical<RowOutput::record>(space, schedule, ops, out, errors, "gustav::symbolic::positions", none);
-  schedule.positions = kept;
+  VisitProducts<ExecSpace, Types, true> place{ops, c_row_map, c_entries, lists, errors, a_rows, per_worker};
+  visit_products(space, place, "gustav::symbolic::positions::place", avg_b_row);
+  list_long_entries(space, lists, nnz, temp);
+  lists.kept = true;
+  kept = lists;
 }
 
 }  // namespace gustav::detail
