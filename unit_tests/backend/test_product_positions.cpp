@@ -111,33 +111,43 @@ TYPED_TEST(ProductPositions, RepeatsGiveTheSameBits) {
 }
 
 TYPED_TEST(ProductPositions, HubEntriesWithLongListsMatchTheReference) {
-  // An arrow (a full first row and column, and the diagonal): entry (0, 0)
-  // of A * A has n products, entries (0, j) and (i, 0) two or three, the
-  // rest one or two. Lists of every length, the longest far above a warp's.
-  for (const std::int64_t n : {40, 700, 5000}) {
+  // A: a full first row and the diagonal; B: a full first column and the
+  // diagonal. Entry (0, 0) of A * B has n products, the rest of row 0 two
+  // each, every other row one or two: lists of every length, the longest
+  // far above a warp's, with C kept small (about 3n entries).
+  using O = typename TestFixture::O;
+  using Z = typename TestFixture::Z;
+  for (const std::int64_t n : {40, 700, 5000, 20000}) {
     SCOPED_TRACE("n = " + std::to_string(n));
-    typename TestFixture::Host A;
-    A.num_rows = static_cast<typename TestFixture::O>(n);
-    A.num_cols = static_cast<typename TestFixture::O>(n);
-    A.row_map.assign(1, 0);
+    typename TestFixture::Host A, B;
     Rng rng(109 + static_cast<std::uint64_t>(n));
+    for (auto* m : {&A, &B}) {
+      m->num_rows = static_cast<O>(n);
+      m->num_cols = static_cast<O>(n);
+      m->row_map.assign(1, 0);
+    }
     for (std::int64_t i = 0; i < n; ++i) {
       if (i == 0) {
-        for (std::int64_t j = 0; j < n; ++j) A.entries.push_back(static_cast<typename TestFixture::O>(j));
+        for (std::int64_t j = 0; j < n; ++j) A.entries.push_back(static_cast<O>(j));
+        B.entries.push_back(0);
       } else {
-        A.entries.push_back(0);
-        A.entries.push_back(static_cast<typename TestFixture::O>(i));
+        A.entries.push_back(static_cast<O>(i));
+        B.entries.push_back(0);
+        B.entries.push_back(static_cast<O>(i));
       }
-      A.row_map.push_back(static_cast<typename TestFixture::Z>(A.entries.size()));
+      A.row_map.push_back(static_cast<Z>(A.entries.size()));
+      B.row_map.push_back(static_cast<Z>(B.entries.size()));
     }
-    for (std::size_t k = 0; k < A.entries.size(); ++k) A.values.push_back(random_value<typename TestFixture::S>(rng));
-    EXPECT_TRUE(this->plan_matches(A, A, TestFixture::keeping()));
-    const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(A), TestFixture::keeping());
+    for (auto* m : {&A, &B})
+      for (std::size_t k = 0; k < m->entries.size(); ++k) m->values.push_back(random_value<typename TestFixture::S>(rng));
+    const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), TestFixture::keeping());
     EXPECT_GT(plan.stats().positions_bytes, 0u);
-    auto C = TestFixture::Run::numeric(plan, this->device(A), this->device(A));
+    auto C = TestFixture::Run::numeric(plan, this->device(A), this->device(B));
+    EXPECT_TRUE(this->matches(C, A, B));
     const auto A2 = this->with_new_values(A, 110);
-    TestFixture::Run::refill(plan, this->device(A2), this->device(A2), C);
-    EXPECT_TRUE(this->matches(C, A2, A2));
+    const auto B2 = this->with_new_values(B, 111);
+    TestFixture::Run::refill(plan, this->device(A2), this->device(B2), C);
+    EXPECT_TRUE(this->matches(C, A2, B2));
   }
 }
 

@@ -31,11 +31,17 @@ struct ProductPositions {
   /// Per product, grouped by entry of C: the entries of A and B it multiplies.
   Kokkos::View<Index*, Device> a_entry;
   Kokkos::View<Index*, Device> b_entry;
-  /// The entries of C with more than `long_list` products: a warp sums each
-  /// of them, so that a hub entry does not keep one thread busy long after
-  /// the others are done.
+  /// The entries of C with more than `long_list` products. Their lists are
+  /// cut into pieces of `piece_products`, each summed by a group of lanes
+  /// into `partials` (by piece; bytes, as many as the scalar type needs),
+  /// and each entry then adds its pieces' sums in order: a hub entry's
+  /// list is spread over many lanes, and the sum's order stays fixed.
   Kokkos::View<Index*, Device> long_entries;
+  Kokkos::View<Index*, Device> piece_start;  ///< long entry l's pieces: [piece_start(l), piece_start(l + 1))
+  Kokkos::View<Index*, Device> piece_entry;  ///< the long entry (its number l) of each piece
+  Kokkos::View<char*, Device> partials;
   static constexpr std::int64_t long_list = 32;
+  static constexpr std::int64_t piece_products = 128;
   /// The numeric phase reads no column index, so it checks A's and B's
   /// structure against this fingerprint of it (structure_fingerprint.hpp)
   /// computed into `fingerprint_now`.
@@ -47,8 +53,10 @@ struct ProductPositions {
   /// The lists' and the fingerprint's bytes (what the symbolic phase's
   /// budget counted).
   std::size_t bytes() const {
-    return (ends.span() + a_entry.span() + b_entry.span() + long_entries.span()) * sizeof(Index) +
-           fingerprint_parts.span() * sizeof(std::uint64_t);
+    return (ends.span() + a_entry.span() + b_entry.span() + long_entries.span() + piece_start.span() +
+            piece_entry.span()) *
+               sizeof(Index) +
+           partials.span() + fingerprint_parts.span() * sizeof(std::uint64_t);
   }
 };
 

@@ -100,9 +100,12 @@ void visit_products(const ExecSpace& space, const VisitProducts<ExecSpace, Types
 }
 
 /// Lists the entries of C whose product lists are longer than
-/// Positions::long_list (none on most matrices; the hubs of power-law ones).
+/// Positions::long_list (none on most matrices; the hubs of power-law ones
+/// and the many-product entries of multigrid products) and cuts their lists
+/// into pieces, with room for a partial sum of `scalar_bytes` per piece.
 template <class ExecSpace, class Positions>
-void list_long_entries(const ExecSpace& space, Positions& lists, std::int64_t nnz, TempMemory& temp) {
+void list_long_entries(const ExecSpace& space, Positions& lists, std::int64_t nnz, std::size_t scalar_bytes,
+                       TempMemory& temp) {
   using Index = typename Positions::Index;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   const auto ends = lists.ends;
@@ -114,13 +117,38 @@ void list_long_entries(const ExecSpace& space, Positions& lists, std::int64_t nn
   if (count == 0) return;
   lists.long_entries = temp.allocate<decltype(lists.long_entries)>(space, "gustav::symbolic::positions::long_entries",
                                                                    static_cast<std::size_t>(count), false);
+  lists.piece_start = temp.allocate<decltype(lists.piece_start)>(space, "gustav::symbolic::positions::piece_start",
+                                                                 static_cast<std::size_t>(count) + 1, false);
   const auto long_entries = lists.long_entries;
+  const auto piece_start = lists.piece_start;
   Kokkos::parallel_scan(
       "gustav::symbolic::positions::list_long", light_launch(Range(space, 0, nnz)),
       KOKKOS_LAMBDA(const std::int64_t e, std::int64_t& sum, const bool final) {
         if (list_length(ends, e) <= Positions::long_list) return;
         if (final) long_entries(sum) = static_cast<Index>(e);
         sum += 1;
+      });
+  // Pieces per long entry, to offsets (the last gets the total).
+  std::int64_t pieces = 0;
+  Kokkos::parallel_scan(
+      "gustav::symbolic::positions::pieces", light_launch(Range(space, 0, count + 1)),
+      KOKKOS_LAMBDA(const std::int64_t l, std::int64_t& sum, const bool final) {
+        if (final) piece_start(l) = static_cast<Index>(sum);
+        if (l < count) {
+          const std::int64_t length = list_length(ends, static_cast<std::int64_t>(long_entries(l)));
+          sum += (length + Positions::piece_products - 1) / Positions::piece_products;
+        }
+      },
+      pieces);
+  lists.piece_entry = temp.allocate<decltype(lists.piece_entry)>(space, "gustav::symbolic::positions::piece_entry",
+                                                                 static_cast<std::size_t>(pieces), false);
+  lists.partials = temp.allocate<decltype(lists.partials)>(space, "gustav::symbolic::positions::partials",
+                                                           static_cast<std::size_t>(pieces) * scalar_bytes, false);
+  const auto piece_entry = lists.piece_entry;
+  Kokkos::parallel_for(
+      "gustav::symbolic::positions::piece_entry", light_launch(Range(space, 0, count)),
+      KOKKOS_LAMBDA(const std::int64_t l) {
+        for (Index q = piece_start(l); q < piece_start(l + 1); ++q) piece_entry(q) = static_cast<Index>(l);
       });
 }
 
@@ -169,7 +197,7 @@ void record_positions(const ExecSpace& space, ProductPositions<typename Types::d
 
   VisitProducts<ExecSpace, Types, true> place{ops, c_row_map, c_entries, lists, errors, a_rows, per_worker};
   visit_products(space, place, "gustav::symbolic::positions::place", avg_b_row);
-  list_long_entries(space, lists, nnz, temp);
+  list_long_entries(space, lists, nnz, sizeof(typename Types::scalar_type), temp);
   lists.kept = true;
   kept = lists;
 }

@@ -4,8 +4,9 @@
 /// its listed products. One thread per entry takes the short lists: no
 /// table, no atomics, no bins; the lists are read in order, A's and B's
 /// values gathered (B's rows in runs, so mostly from cache) and C written
-/// once. The long lists (hub entries of power-law products) get a warp
-/// each, so none keeps one thread busy after the rest are done.
+/// once. Long lists (hub entries of power-law products, the many-product
+/// entries of multigrid products) are cut into pieces that groups of lanes
+/// sum side by side, so none keeps one thread busy after the rest are done.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
@@ -31,7 +32,7 @@ void sum_kept_products(const ExecSpace& space, const ProductPositions<typename T
       KOKKOS_LAMBDA(const std::int64_t e) {
         const std::int64_t begin = e > 0 ? static_cast<std::int64_t>(ends(e - 1)) : 0;
         const std::int64_t end = ends(e);
-        if (end - begin > Positions::long_list) return;  // a warp's (below)
+        if (end - begin > Positions::long_list) return;  // in pieces (below)
         Scalar sum = Scalar();
         for (std::int64_t t = begin; t < end; ++t) sum += Scalar(a_values(a_entry(t)) * b_values(b_entry(t)));
         c_values(e) = sum;
@@ -40,26 +41,43 @@ void sum_kept_products(const ExecSpace& space, const ProductPositions<typename T
   if (long_count == 0) return;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   const auto long_entries = kept.long_entries;
-  // A worker (a warp's 32 lanes on GPUs) per long entry, its lanes' sums
-  // combined in a fixed order, four workers to a team.
-  const int lanes = is_host_space<ExecSpace>() ? 1 : 32;
-  const int workers = is_host_space<ExecSpace>() ? 1 : 4;
+  const auto piece_start = kept.piece_start;
+  const auto piece_entry = kept.piece_entry;
+  Scalar* const partials = reinterpret_cast<Scalar*>(kept.partials.data());
+  const std::int64_t pieces = static_cast<std::int64_t>(kept.piece_entry.extent(0));
+  // A group of lanes per piece (16 on GPUs), the lanes' sums combined in a
+  // fixed order, eight groups to a team.
+  const int lanes = is_host_space<ExecSpace>() ? 1 : 16;
+  const int groups = is_host_space<ExecSpace>() ? 1 : 8;
   Kokkos::parallel_for(
-      "gustav::numeric::sum_long_kept_products",
-      light_launch(Policy(space, static_cast<int>((long_count + workers - 1) / workers), workers, lanes)),
+      "gustav::numeric::sum_kept_pieces",
+      light_launch(Policy(space, static_cast<int>((pieces + groups - 1) / groups), groups, lanes)),
       KOKKOS_LAMBDA(const Member& team) {
-        const std::int64_t w = static_cast<std::int64_t>(team.league_rank()) * team.team_size() + team.team_rank();
-        if (w >= long_count) return;
-        const std::int64_t e = static_cast<std::int64_t>(long_entries(w));
-        const std::int64_t begin = e > 0 ? static_cast<std::int64_t>(ends(e - 1)) : 0;
-        const std::int64_t end = ends(e);
+        const std::int64_t q = static_cast<std::int64_t>(team.league_rank()) * team.team_size() + team.team_rank();
+        if (q >= pieces) return;
+        const std::int64_t l = static_cast<std::int64_t>(piece_entry(q));
+        const std::int64_t e = static_cast<std::int64_t>(long_entries(l));
+        const std::int64_t list_begin = e > 0 ? static_cast<std::int64_t>(ends(e - 1)) : 0;
+        const std::int64_t begin =
+            list_begin + (q - static_cast<std::int64_t>(piece_start(l))) * Positions::piece_products;
+        const std::int64_t list_end = ends(e);
+        const std::int64_t end =
+            begin + Positions::piece_products < list_end ? begin + Positions::piece_products : list_end;
         Scalar sum = Scalar();
         Kokkos::parallel_reduce(
             Kokkos::ThreadVectorRange(team, begin, end),
             [&](const std::int64_t t, Scalar& part) { part += Scalar(a_values(a_entry(t)) * b_values(b_entry(t))); },
             sum);
-        Kokkos::single(Kokkos::PerThread(team), [&]() { c_values(e) = sum; });
+        Kokkos::single(Kokkos::PerThread(team), [&]() { partials[q] = sum; });
+      });
+  Kokkos::parallel_for(
+      "gustav::numeric::sum_kept_partials", light_launch(Range(space, 0, long_count)),
+      KOKKOS_LAMBDA(const std::int64_t l) {
+        Scalar sum = Scalar();
+        for (std::int64_t q = piece_start(l); q < static_cast<std::int64_t>(piece_start(l + 1)); ++q) sum += partials[q];
+        c_values(static_cast<std::int64_t>(long_entries(l))) = sum;
       });
 }
 
