@@ -27,7 +27,7 @@ struct HierarchicalSchedule {
   /// The numeric phase's error bits, made once so that a numeric call
   /// allocates nothing (calls on one plan must not overlap).
   Kokkos::View<std::int64_t, Device> errors;
-  /// Where each product of the worker and team rows lands in C's row
+  /// The products of every entry of C, listed for a flat numeric sum
   /// (SpgemmOptions::keep_product_positions; else not kept).
   ProductPositions<Device> positions;
 };
