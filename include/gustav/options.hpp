@@ -76,8 +76,9 @@ struct SpgemmOptions {
   /// For plans reused many times (AMG setups, values changing on a fixed
   /// structure). Costs two more visits of the products in gustav::symbolic
   /// and memory proportional to them: 8 bytes per product and 4 per entry
-  /// of C (a little more where lists are long), held by the plan and reported in stats().positions_bytes (within
-  /// memory_budget_bytes where one is set). Not kept (positions_bytes 0)
+  /// of C (a little more where lists are long), held by the plan and
+  /// reported in stats().positions_bytes (within memory_budget_bytes where
+  /// one is set). Not kept (positions_bytes 0)
   /// where the products, nnz(C), nnz(A) or nnz(B) reach 2^32. The
   /// hierarchical mapping (GPUs) only; ignored by gustav::multiply (it hands
   /// back no plan) and by the CPU's thread-per-row mapping.

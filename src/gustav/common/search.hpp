@@ -24,4 +24,20 @@ KOKKOS_INLINE_FUNCTION std::int64_t last_at_most(const Offsets& offsets, std::in
   return lo;
 }
 
+/// The position of `value` in the ascending entries [lo, hi) (a sorted row
+/// of C), or -1 where the row does not hold it.
+template <class Entries, class T>
+KOKKOS_INLINE_FUNCTION std::int64_t find_sorted(const Entries& entries, std::int64_t lo, std::int64_t hi, T value) {
+  const std::int64_t end = hi;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (entries(mid) < value) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo < end && entries(lo) == value ? lo : -1;
+}
+
 }  // namespace gustav::detail

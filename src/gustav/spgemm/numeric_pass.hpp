@@ -18,6 +18,7 @@
 #include "gustav/analysis/tiers.hpp"
 #include "gustav/common/concurrency.hpp"
 #include "gustav/common/prefetch.hpp"
+#include "gustav/common/search.hpp"
 #include "gustav/common/launch.hpp"
 #include "gustav/spgemm/row_context.hpp"
 
@@ -166,13 +167,7 @@ struct NumericPass {
 
   /// Position of `col` in the sorted row [start, end) of C, or -1.
   KOKKOS_INLINE_FUNCTION std::int64_t search_row(std::int64_t start, std::int64_t end, Ordinal col) const {
-    std::int64_t lo = start, hi = end;
-    while (lo < hi) {
-      const std::int64_t mid = lo + (hi - lo) / 2;
-      if (c_entries(mid) < col) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < end && c_entries(lo) == col ? lo : -1;
+    return find_sorted(c_entries, start, end, col);
   }
 
   KOKKOS_INLINE_FUNCTION void long_product(char*, std::int64_t row, std::int64_t j, std::int64_t p) const {

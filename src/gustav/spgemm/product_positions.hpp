@@ -60,10 +60,16 @@ struct ProductPositions {
   }
 };
 
+/// Where entry e's products start in the lists, given the lists' ends.
+template <class Ends>
+KOKKOS_INLINE_FUNCTION std::int64_t list_begin(const Ends& ends, std::int64_t e) {
+  return e > 0 ? static_cast<std::int64_t>(ends(e - 1)) : 0;
+}
+
 /// The number of products of entry e of C, given the lists' ends.
 template <class Ends>
 KOKKOS_INLINE_FUNCTION std::int64_t list_length(const Ends& ends, std::int64_t e) {
-  return static_cast<std::int64_t>(ends(e)) - (e > 0 ? static_cast<std::int64_t>(ends(e - 1)) : 0);
+  return static_cast<std::int64_t>(ends(e)) - list_begin(ends, e);
 }
 
 }  // namespace gustav::detail

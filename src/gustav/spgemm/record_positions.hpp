@@ -19,21 +19,6 @@
 
 namespace gustav::detail {
 
-/// The first q in [lo, hi) with entries(q) >= c (hi if none).
-template <class Entries, class Ordinal>
-KOKKOS_INLINE_FUNCTION std::int64_t first_not_below(const Entries& entries, std::int64_t lo, std::int64_t hi,
-                                                    Ordinal c) {
-  while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    if (entries(mid) < c) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
-}
-
 /// One visit of every product: each worker takes `per_worker` consecutive
 /// entries of A (one on GPUs, a run on CPUs), its lanes the row of B of
 /// each. Counting adds one to the product's entry of C in `ends`; placing
@@ -69,8 +54,8 @@ struct VisitProducts {
       const std::int64_t c1 = static_cast<std::int64_t>(c_row_map(row + 1));
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, b0, b1), [&](const std::int64_t p) {
         const auto c = ops.b_entries(p);
-        const std::int64_t e = first_not_below(c_entries, c0, c1, c);
-        if (e == c1 || c_entries(e) != c) {
+        const std::int64_t e = find_sorted(c_entries, c0, c1, c);
+        if (e < 0) {
           lost = true;
           return;
         }

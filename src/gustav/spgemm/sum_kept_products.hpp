@@ -30,7 +30,7 @@ void sum_kept_products(const ExecSpace& space, const ProductPositions<typename T
       "gustav::numeric::sum_kept_products",
       light_launch(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, nnz)),
       KOKKOS_LAMBDA(const std::int64_t e) {
-        const std::int64_t begin = e > 0 ? static_cast<std::int64_t>(ends(e - 1)) : 0;
+        const std::int64_t begin = list_begin(ends, e);
         const std::int64_t end = ends(e);
         if (end - begin > Positions::long_list) return;  // in pieces (below)
         Scalar sum = Scalar();
@@ -59,9 +59,8 @@ void sum_kept_products(const ExecSpace& space, const ProductPositions<typename T
         if (q >= pieces) return;
         const std::int64_t l = static_cast<std::int64_t>(piece_entry(q));
         const std::int64_t e = static_cast<std::int64_t>(long_entries(l));
-        const std::int64_t list_begin = e > 0 ? static_cast<std::int64_t>(ends(e - 1)) : 0;
         const std::int64_t begin =
-            list_begin + (q - static_cast<std::int64_t>(piece_start(l))) * Positions::piece_products;
+            list_begin(ends, e) + (q - static_cast<std::int64_t>(piece_start(l))) * Positions::piece_products;
         const std::int64_t list_end = ends(e);
         const std::int64_t end =
             begin + Positions::piece_products < list_end ? begin + Positions::piece_products : list_end;
