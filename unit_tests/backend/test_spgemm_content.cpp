@@ -47,6 +47,34 @@ TYPED_TEST(SpgemmContent, DenseRowTimesDenseColumnBlock) {
   EXPECT_TRUE(this->multiply_matches(A, B));
 }
 
+TYPED_TEST(SpgemmContent, LongRowsOfAOverShortRowsOfB) {
+  // Rows of A of hundreds to thousands of entries over rows of B of 0-2:
+  // A's rows are counted by lanes, workers and whole teams (hub rows), and
+  // a team's walk over a row crosses several chunks of A's entries, many of
+  // them empty rows of B.
+  RandomShape a_shape;
+  a_shape.long_row = 7;
+  a_shape.long_row_length = 4000;
+  const auto A = this->random(300, 4000, 200, 31, a_shape);
+  RandomShape b_shape;
+  b_shape.empty_rows = 0.5;
+  const auto B = this->random(4000, 3000, 1, 32, b_shape);
+  EXPECT_TRUE(this->multiply_matches(A, B));
+  EXPECT_TRUE(this->plan_matches(A, B));
+}
+
+TYPED_TEST(SpgemmContent, LongRowsOfAWithFewProducts) {
+  // Rows of A of up to 300 entries with at most a few products each (B's
+  // rows nearly all empty): tiny rows of C found by every level of the
+  // row inspection.
+  const auto A = this->random(200, 4000, 150, 33);
+  RandomShape b_shape;
+  b_shape.empty_rows = 0.97;
+  const auto B = this->random(4000, 500, 1, 34, b_shape);
+  EXPECT_TRUE(this->multiply_matches(A, B));
+  EXPECT_TRUE(this->plan_matches(A, B));
+}
+
 TYPED_TEST(SpgemmContent, PowerLawRows) {
   const auto A = random_rmat<typename TestFixture::S, typename TestFixture::O, typename TestFixture::Z>(12, 8, 29);
   EXPECT_TRUE(this->multiply_matches(A, A));

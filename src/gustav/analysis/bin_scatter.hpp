@@ -40,6 +40,11 @@ struct ScatterRows {
     const std::int64_t s1 = s0 + per_thread < last ? s0 + per_thread : last;
     std::int64_t bin_offset = 0;
     for (int b = first_bin; b < bins; ++b) {
+      // Most products fill two or three bins: an empty bin costs no pass
+      // over the team's rows and no scan (the count is the same for all).
+      // (More teams, of 4 rows a thread, were slower: 0.26 -> 0.78 ms on a
+      // million rows, the teams' atomics on the bins' cursors queueing.)
+      if (summary(counts_slot + b) == 0) continue;
       std::int64_t mine = 0;
       for (std::int64_t r = s0; r < s1; ++r) mine += row_bin(r) == b ? 1 : 0;
       const std::int64_t before = team.team_scan(mine, &summary(cursors_slot + b));

@@ -86,6 +86,9 @@ struct BinRequest {
   double worker_load = 0.5;
   double team_load = 0.75;
   std::size_t scratch_max = 0;  ///< team scratch available per team
+  /// Team scratch a team row needs besides its table (its share of the
+  /// products' bookkeeping).
+  std::size_t team_row_extra_bytes = 0;
   int threads_per_team = 256;   ///< on GPUs; hosts run one thread per team
   int max_vector_length = 32;   ///< 1 on hosts
   bool host = false;
@@ -145,7 +148,7 @@ inline std::vector<RowBin> make_row_bins(const BinRequest& r) {
   // CPUs' scratch is large; their tables stop at 2^14 slots, beyond which
   // a row's table would no longer fit a core's cache anyway.
   const int largest = r.host ? 14 : 30;
-  for (; r.table_bytes(log2) <= r.scratch_max && log2 <= largest; ++log2) {
+  for (; r.table_bytes(log2) + r.team_row_extra_bytes <= r.scratch_max && log2 <= largest; ++log2) {
     RowBin b;
     b.name = "team/" + std::to_string(1 << log2);
     b.level = RowLevel::team;
@@ -154,7 +157,7 @@ inline std::vector<RowBin> make_row_bins(const BinRequest& r) {
     b.log2_slots = log2;
     b.vector_length = r.host ? 1 : std::min(r.max_vector_length, 32);
     b.team_size = r.host ? 1 : std::max(1, r.threads_per_team / b.vector_length);
-    b.scratch_bytes = r.table_bytes(log2);
+    b.scratch_bytes = r.table_bytes(log2) + r.team_row_extra_bytes;
     bins.push_back(b);
   }
   RowBin long_rows;

@@ -37,12 +37,29 @@ struct InspectRows {
   int lanes = 1;
   bool check_all_of_b = false;       ///< also check B's rows and entries that A does not reach
 
-  /// Team scratch: the team's bin counters, then each worker's tiny buffer.
+  /// Team scratch: the team's bin counters, then each worker's tiny buffer,
+  /// then the team's list of hub rows (by offset from its first row), then
+  /// each worker's list of its long rows.
   static constexpr int counters = max_row_bins + 3;  // symbolic rows per bin, tiny products, products, max
+  static constexpr int rows_per_worker = 16;
   static std::size_t scratch_bytes(int workers) {
+    const std::size_t lists = (1 + static_cast<std::size_t>(workers) * rows_per_worker) +
+                              static_cast<std::size_t>(workers) * (1 + rows_per_worker);
     return (counters * sizeof(std::int64_t) + static_cast<std::size_t>(workers) * tiny_products * sizeof(Ordinal) +
-            15) / 16 * 16;
+            lists * sizeof(int) + 15) / 16 * 16;
   }
+
+  /// Rows of at most this many entries are a lane's alone (on GPUs; a CPU
+  /// worker has one lane and takes every row but hubs): a worker's lanes
+  /// sharing every row kept most of them idle on rows of a few entries, and
+  /// its reductions cost more than the row (a million rows of 2 entries:
+  /// 0.33 ms, 225 warp instructions a row).
+  static constexpr int lane_entries = 16;
+
+  /// A row of A with more entries than this many per lane is a hub row: the
+  /// whole team counts its products (a worker alone took 0.8 ms over a
+  /// user x page graph's users with 16,000 pages), after the other rows.
+  static constexpr int hub_entries_per_lane = 32;
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     if (static_cast<std::int64_t>(team.league_rank()) >= a_teams) {
@@ -53,54 +70,83 @@ struct InspectRows {
     auto* buffers = static_cast<Ordinal*>(
         team.team_scratch(0).get_shmem(static_cast<std::size_t>(team.team_size()) * tiny_products * sizeof(Ordinal)));
     Ordinal* buffer = buffers + team.team_rank() * tiny_products;
+    auto* hubs = static_cast<int*>(team.team_scratch(0).get_shmem(
+        (1 + static_cast<std::size_t>(team.team_size()) * rows_per_worker) * sizeof(int)));
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, int(counters)), [&](int c) {
       Kokkos::single(Kokkos::PerThread(team), [&]() { count[c] = 0; });
     });
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { hubs[0] = 0; });
     if (team.league_rank() == 0) check_row_map_ends(team);
     team.team_barrier();
 
+    auto* longer = static_cast<int*>(team.team_scratch(0).get_shmem(
+                       static_cast<std::size_t>(team.team_size()) * (1 + rows_per_worker) * sizeof(int))) +
+                   team.team_rank() * (1 + rows_per_worker);
     const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * rows_per_team;
     const std::int64_t last = first + rows_per_team < a_rows ? first + rows_per_team : a_rows;
+    const std::int64_t hub_entries = std::int64_t(hub_entries_per_lane) * lanes;
+    const std::int64_t own_entries = lanes == 1 ? hub_entries : lane_entries;
     int errors = 0;
-    for (std::int64_t row = first + team.team_rank(); row < last; row += team.team_size()) {
+    Kokkos::single(Kokkos::PerThread(team), [&]() { longer[0] = 0; });
+    // A lane per row: lane l of worker w takes rows w * rows_per_worker + l,
+    // + lanes, ... of the team's, so neighbouring lanes read neighbouring
+    // rows; longer rows go to the worker's list, hub rows to the team's.
+    const std::int64_t mine = first + std::int64_t(team.team_rank()) * rows_per_worker;
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](const int lane) {
+      std::int64_t products_sum = 0, tiny_sum = 0, most = 0;
+      for (std::int64_t row = mine + lane; row < mine + rows_per_worker && row < last; row += lanes) {
+        std::int64_t a0, a1;
+        if (!ops.a_row(row, a0, a1)) errors |= error_bad_a;
+        if (a1 - a0 > hub_entries) {
+          hubs[1 + Kokkos::atomic_fetch_add(&hubs[0], 1)] = static_cast<int>(row - first);
+          continue;
+        }
+        if (a1 - a0 > own_entries) {
+          longer[1 + Kokkos::atomic_fetch_add(&longer[0], 1)] = static_cast<int>(row - first);
+          continue;
+        }
+        const std::int64_t products = lane_products(a0, a1, 0, 1, errors);
+        const bool tiny = products > 0 && products <= tiny_products;
+        const std::int64_t nnz = tiny ? distinct_columns(a0, a1, errors) : 0;
+        classify_row(row, products, nnz, count);
+        products_sum += products;
+        tiny_sum += tiny ? products : 0;
+        most = products > most ? products : most;
+      }
+      if (tiny_sum) add_count(&count[max_row_bins], tiny_sum);
+      if (products_sum) add_count(&count[max_row_bins + 1], products_sum);
+      if (most) raise_count(&count[max_row_bins + 2], most);
+    });
+    // The worker's longer rows: its lanes share each one.
+    for (int i = 0; i < longer[0]; ++i) {
+      const std::int64_t row = first + longer[1 + i];
       std::int64_t a0, a1;
-      if (!ops.a_row(row, a0, a1)) errors |= error_bad_a;
+      ops.a_row(row, a0, a1);
       std::int64_t products = 0;
       int row_errors = 0;
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(team, lanes),
-          [&](const int lane, std::int64_t& sum) { sum += lane_products(a0, a1, lane, row_errors); }, products);
+          [&](const int lane, std::int64_t& sum) { sum += lane_products(a0, a1, lane, lanes, row_errors); }, products);
       errors |= row_errors;
-      std::int64_t nnz = 0;
-      const bool tiny = products <= tiny_products;
-      if (products > 0 && tiny) {
-        // Each lane parks its products' columns; a column counts where it
-        // first appears.
-        bool bad = false;
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](const int lane) {
-          walk_lane_products(ops, a0, a1, lane, lanes, bad,
-                             [&](std::int64_t, std::int64_t p, std::int64_t t) { buffer[t] = ops.b_entries(p); });
-        });
-        Kokkos::parallel_reduce(
-            Kokkos::ThreadVectorRange(team, products),
-            [&](const std::int64_t t, std::int64_t& distinct) {
-              const Ordinal c = buffer[t];
-              bool first_seen = true;
-              for (std::int64_t u = 0; u < t; ++u) first_seen = first_seen && buffer[u] != c;
-              distinct += first_seen ? 1 : 0;
-            },
-            nnz);
-      }
-      Kokkos::single(Kokkos::PerThread(team), [&]() {
-        const std::int64_t need = products < ops.b_cols ? products : ops.b_cols;
-        const std::uint8_t bin = symbolic_bins.of(products, need);
-        row_bin(row) = bin;
-        if (products == 0 || tiny) c_row_map(row + 1) = static_cast<typename Types::c_offset_type>(nnz);
-        if (bin != no_bin) add_count(&count[bin], 1);
-        if (products > 0 && tiny) add_count(&count[max_row_bins], products);
-        add_count(&count[max_row_bins + 1], products);
-        raise_count(&count[max_row_bins + 2], products);
-      });
+      finish_row(team, row, a0, a1, products, buffer, count);
+    }
+    team.team_barrier();
+    // Hub rows: every thread of the team takes a share of the entries.
+    const int threads = team.team_size() * lanes;
+    for (int h = 0; h < hubs[0]; ++h) {
+      const std::int64_t row = first + hubs[1 + h];
+      std::int64_t a0, a1;
+      ops.a_row(row, a0, a1);
+      std::int64_t products = 0;
+      int row_errors = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamVectorRange(team, threads),
+          [&](const int t, std::int64_t& sum) { sum += lane_products(a0, a1, t, threads, row_errors); }, products);
+      errors |= row_errors;
+      if (team.team_rank() == 0) finish_row(team, row, a0, a1, products, buffer, count);
+      // The next hub's reduction reuses the scratch this one's result was
+      // read from.
+      team.team_barrier();
     }
     if (errors) Kokkos::atomic_fetch_or(&summary(SummarySlot::errors), std::int64_t(errors));
     team.team_barrier();
@@ -123,13 +169,83 @@ struct InspectRows {
     });
   }
 
-  /// One lane's share of a row's product count: entries lane, lane + lanes,
-  /// ... of the row. Where the row is long, `unroll` entries at a time with
+  /// What the inspection does with a row whose products are counted, on one
+  /// worker: a tiny row's nnz (the number of distinct columns), the row's
+  /// symbolic bin, and the team's tallies.
+  KOKKOS_INLINE_FUNCTION void finish_row(const Member& team, std::int64_t row, std::int64_t a0, std::int64_t a1,
+                                         std::int64_t products, Ordinal* buffer, std::int64_t* count) const {
+    std::int64_t nnz = 0;
+    const bool tiny = products <= tiny_products;
+    if (products > 0 && tiny) {
+      // Each lane parks its products' columns; a column counts where it
+      // first appears.
+      bool bad = false;
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](const int lane) {
+        walk_lane_products(ops, a0, a1, lane, lanes, bad,
+                           [&](std::int64_t, std::int64_t p, std::int64_t t) { buffer[t] = ops.b_entries(p); });
+      });
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(team, products),
+          [&](const std::int64_t t, std::int64_t& distinct) {
+            const Ordinal c = buffer[t];
+            bool first_seen = true;
+            for (std::int64_t u = 0; u < t; ++u) first_seen = first_seen && buffer[u] != c;
+            distinct += first_seen ? 1 : 0;
+          },
+          nnz);
+    }
+    Kokkos::single(Kokkos::PerThread(team), [&]() {
+      classify_row(row, products, nnz, count);
+      if (products > 0 && tiny) add_count(&count[max_row_bins], products);
+      add_count(&count[max_row_bins + 1], products);
+      raise_count(&count[max_row_bins + 2], products);
+    });
+  }
+
+  /// The row's symbolic bin, its team's count of the bin, and (for a tiny
+  /// or empty row, which is done here) its nnz.
+  KOKKOS_INLINE_FUNCTION void classify_row(std::int64_t row, std::int64_t products, std::int64_t nnz,
+                                           std::int64_t* count) const {
+    const std::int64_t need = products < ops.b_cols ? products : ops.b_cols;
+    const std::uint8_t bin = symbolic_bins.of(products, need);
+    row_bin(row) = bin;
+    if (products <= tiny_products) c_row_map(row + 1) = static_cast<typename Types::c_offset_type>(nnz);
+    if (bin != no_bin) add_count(&count[bin], 1);
+  }
+
+  /// The distinct columns of a tiny row, by one thread: the columns stay in
+  /// registers (every index a constant of an unrolled loop).
+  KOKKOS_INLINE_FUNCTION std::int64_t distinct_columns(std::int64_t a0, std::int64_t a1, int& bits) const {
+    Ordinal cols[tiny_products];
+#pragma unroll
+    for (int s = 0; s < tiny_products; ++s) cols[s] = Ordinal(0);
+    int m = 0;
+    for (std::int64_t j = a0; j < a1; ++j) {
+      std::int64_t b0, b1;
+      if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) bits |= error_bad_a;
+      for (std::int64_t p = b0; p < b1 && m <= tiny_products; ++p) {
+        const Ordinal c = ops.b_entries(p);
+        bool seen = false;
+#pragma unroll
+        for (int s = 0; s < tiny_products; ++s) seen = seen || (s < m && cols[s] == c);
+        if (seen) continue;
+#pragma unroll
+        for (int s = 0; s < tiny_products; ++s)
+          if (s == m) cols[s] = c;
+        ++m;
+      }
+    }
+    return m;
+  }
+
+  /// One thread's share of a row's product count: entries lane, lane +
+  /// lanes, ... of the row (a worker's lanes, or a team's threads). Where the row is long, `unroll` entries at a time with
   /// every load issued before any is used, so a hub row of A (thousands of
   /// entries on one worker) waits for one round of loads per
   /// `unroll * lanes` entries, not per `lanes`; short rows (most) take the
   /// plain loop, which issues no loads for entries they do not have.
-  KOKKOS_INLINE_FUNCTION std::int64_t lane_products(std::int64_t a0, std::int64_t a1, int lane, int& bits) const {
+  KOKKOS_INLINE_FUNCTION std::int64_t lane_products(std::int64_t a0, std::int64_t a1, int lane, int stride,
+                                                    int& bits) const {
     constexpr int unroll = 8;
     std::int64_t sum = 0;
     auto add = [&](std::int64_t k, std::int64_t b0, std::int64_t b1) {
@@ -140,10 +256,10 @@ struct InspectRows {
       }
     };
     std::int64_t q = a0 + lane;
-    for (; q + std::int64_t(unroll - 1) * lanes < a1; q += std::int64_t(unroll) * lanes) {
+    for (; q + std::int64_t(unroll - 1) * stride < a1; q += std::int64_t(unroll) * stride) {
       std::int64_t k[unroll], b0[unroll], b1[unroll];
 #pragma unroll
-      for (int u = 0; u < unroll; ++u) k[u] = static_cast<std::int64_t>(ops.a_entries(q + std::int64_t(u) * lanes));
+      for (int u = 0; u < unroll; ++u) k[u] = static_cast<std::int64_t>(ops.a_entries(q + std::int64_t(u) * stride));
       // A column of A outside B's rows reads row 0 and is flagged by add().
 #pragma unroll
       for (int u = 0; u < unroll; ++u) {
@@ -154,7 +270,7 @@ struct InspectRows {
 #pragma unroll
       for (int u = 0; u < unroll; ++u) add(k[u], b0[u], b1[u]);
     }
-    for (; q < a1; q += lanes) {
+    for (; q < a1; q += stride) {
       std::int64_t b0, b1;
       if (ops.b_row(static_cast<std::int64_t>(ops.a_entries(q)), b0, b1)) {
         sum += b1 - b0;

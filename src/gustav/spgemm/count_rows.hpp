@@ -73,7 +73,7 @@ struct CountRows {
 
   KOKKOS_INLINE_FUNCTION static std::size_t table_bytes(int log2) { return (std::size_t(1) << log2) * sizeof(Ordinal); }
   std::size_t scratch_bytes(int workers) const {
-    return NumericTally::bytes() + (table_bytes(log2_slots) + (TeamPerRow ? 0 : RowCache::bytes())) *
+    return NumericTally::bytes() + (table_bytes(log2_slots) + (TeamPerRow ? TeamRowCache::bytes() : RowCache::bytes())) *
                                        (TeamPerRow ? 1 : workers) + 64;
   }
 
@@ -145,35 +145,29 @@ struct CountRows {
     Kokkos::single(Kokkos::PerThread(team), [&]() { finish_row(row, products, nnz, tally, errors); });
   }
 
-  /// A team per row: workers take entries of A, lanes the rows of B.
+  /// A team per row: its threads share the row's products (flattened).
   KOKKOS_INLINE_FUNCTION void count_team_row(const Member& team, Ordinal* keys, std::int64_t* tally,
                                              int& errors) const {
-    auto* sums = static_cast<std::int64_t*>(team.team_scratch(0).get_shmem(2 * sizeof(std::int64_t)));
+    const TeamRowCache cache = TeamRowCache::at(
+        static_cast<char*>(team.team_scratch(0).get_shmem_aligned(TeamRowCache::bytes(), 16)));
+    auto* sums = static_cast<std::int64_t*>(team.team_scratch(0).get_shmem(sizeof(std::int64_t)));
     const Table table{keys, log2_slots};
     for (std::int64_t r = team.league_rank(); r < num_rows; r += team.league_size()) {
       const std::int64_t row = static_cast<std::int64_t>(rows(r));
       Kokkos::parallel_for(Kokkos::TeamVectorRange(team, 1 << log2_slots), [&](int s) { keys[s] = Table::empty; });
-      Kokkos::single(Kokkos::PerTeam(team), [&]() { sums[0] = sums[1] = 0; });
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { sums[0] = 0; });
       team.team_barrier();
       std::int64_t a0, a1;
       ops.a_row(row, a0, a1);
-      std::int64_t fresh = 0, products = 0;
+      std::int64_t fresh = 0;
       bool bad = false;
-      walk_team_products(team, ops, a0, a1, bad,
-                         [&](std::int64_t, std::int64_t p) { insert_column(table, ops.b_entries(p), fresh, errors); });
-      // Lane 0 of each worker counts the products of its entries of A.
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, a0, a1), [&](const std::int64_t j) {
-        Kokkos::single(Kokkos::PerThread(team), [&]() {
-          std::int64_t b0, b1;
-          ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1);
-          products += b1 - b0;
-        });
-      });
+      const std::int64_t products = walk_team_products(
+          team, ops, cache, lanes, a0, a1, bad,
+          [&](std::int64_t, std::int64_t p) { insert_column(table, ops.b_entries(p), fresh, errors); });
       if (bad) errors |= error_bad_a;
       if (fresh) add_count(&sums[0], fresh);
-      if (products) add_count(&sums[1], products);
       team.team_barrier();
-      Kokkos::single(Kokkos::PerTeam(team), [&]() { finish_row(row, sums[1], sums[0], tally, errors); });
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { finish_row(row, products, sums[0], tally, errors); });
       team.team_barrier();
     }
   }

@@ -18,6 +18,7 @@
 #include "gustav/analysis/bin_scatter.hpp"
 #include "gustav/analysis/row_bins.hpp"
 #include "gustav/analysis/row_inspection.hpp"
+#include "gustav/analysis/row_map_scan.hpp"
 #include "gustav/common/allocation.hpp"
 #include "gustav/common/arena.hpp"
 #include "gustav/common/types.hpp"
@@ -32,22 +33,6 @@
 #include "gustav/validation/validate_csr.hpp"
 
 namespace gustav::detail {
-
-/// Row counts stored at row_map(i + 1) become offsets; the total goes to
-/// the summary, so the host learns nnz(C) with the phase's other numbers.
-template <class RowMap, class Summary>
-struct ScanRowCounts {
-  RowMap row_map;
-  Summary summary;
-  std::int64_t n = 0;  ///< rows + 1
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& sum, bool final) const {
-    sum += i == 0 ? 0 : static_cast<std::int64_t>(row_map(i));
-    if (final) {
-      row_map(i) = static_cast<typename RowMap::value_type>(sum);
-      if (i == n - 1) summary(SummarySlot::nnz) = sum;
-    }
-  }
-};
 
 template <class Types, class AIn, class BIn>
 ProductOperands<Types> operands_of(const AIn& A, const BIn& B) {
@@ -74,6 +59,7 @@ std::vector<RowBin> counting_bins(const Mapping& mapping) {
     return (std::size_t(1) << log2) * sizeof(typename Types::ordinal_type) + RowCache::bytes();
   };
   r.scratch_max = mapping.scratch_max - NumericTally::bytes() - 128;
+  r.team_row_extra_bytes = TeamRowCache::bytes();
   r.host = is_host_space<ExecSpace>();
   r.max_vector_length = r.host ? 1 : 32;
   return make_row_bins(r);
@@ -84,6 +70,7 @@ std::vector<RowBin> output_bins(const Mapping& mapping) {
   BinRequest r;
   r.table_bytes = [](int log2) { return numeric_worker_bytes<Types>(log2); };
   r.scratch_max = mapping.scratch_max - 128;
+  r.team_row_extra_bytes = TeamRowCache::bytes();
   r.host = is_host_space<ExecSpace>();
   r.max_vector_length = r.host ? 1 : 32;
   return make_row_bins(r);
@@ -138,9 +125,11 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
   Arena<Device> measure;
   measure.template take<std::int64_t>(SummarySlot::size);
   measure.template take<std::uint8_t>(rows);
+  measure.template take<std::int64_t>(row_map_scan_blocks(rows));
   Arena<Device> analysis(space, "gustav::symbolic::analysis", measure.used(), temp);
   const SummaryView<Device> summary = analysis.template take<std::int64_t>(SummarySlot::size);
   const RowBinList<Types> row_bin = analysis.template take<std::uint8_t>(rows);
+  const auto block_sums = analysis.template take<std::int64_t>(row_map_scan_blocks(rows));
   Kokkos::deep_copy(space, summary, std::int64_t(0));
   {
     InspectRows<ExecSpace, Types, RowBinList<Types>> f;
@@ -156,7 +145,7 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
     const std::int64_t b_teams = f.check_all_of_b ? ceil_div<std::int64_t>(std::max(B.nnz(), B.num_rows), 8192) : 0;
     launch_teams(space, "gustav::symbolic::inspect", f, host ? 1 : 16, f.lanes,
                  [&](int size) {
-                   f.rows_per_team = std::int64_t(size) * 16;
+                   f.rows_per_team = std::int64_t(size) * decltype(f)::rows_per_worker;
                    f.a_teams = ceil_div<std::int64_t>(rows, f.rows_per_team);
                    return f.a_teams + b_teams;
                  },
@@ -231,9 +220,7 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
   }
 
   // 3. Row map.
-  Kokkos::parallel_scan("gustav::symbolic::row_map",
-                        light_launch(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, rows + 1)),
-                        ScanRowCounts<decltype(plan.c_row_map_), SummaryView<Device>>{plan.c_row_map_, summary, rows + 1});
+  scan_row_map(space, plan.c_row_map_, rows, block_sums, summary);
   const SummaryValues second = read_summary(space, summary);
   raise_phase_errors(space, second[SummarySlot::errors], A, B, who, check_values);
   const std::int64_t nnz = second[SummarySlot::nnz];
