@@ -47,7 +47,13 @@ if [ ${#need[@]} -gt 0 ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" > /dev/null
 fi
 
-kokkos=$("$root/cmake/provision_kokkos.sh" "$flavour" | tail -n 1)
+# Kokkos is provisioned once per machine (minutes); its progress lines are
+# shown, its full output stays in the build folder, and its last line names
+# the prefix.
+mkdir -p "$build"
+"$root/cmake/provision_kokkos.sh" "$flavour" | tee "$build/provision.log" |
+  { grep --line-buffered '^provision_kokkos: ' | grep -v 'prefix is complete$' || true; }
+kokkos=$(tail -n 1 "$build/provision.log")
 
 config=(-S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$kokkos" -DKokkosKernels_ROOT="$kokkos")
 if [ "$flavour" = cuda ]; then
@@ -61,7 +67,6 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
   echo "setup: configuring Gustav in $build"
   # Kokkos' package config warns about CMake deprecations; the full output
   # stays in the build folder.
-  mkdir -p "$build"
   cmake "${config[@]}" > "$build/configure.log" 2>&1 || { tail -n 60 "$build/configure.log"; rm -f "$build/CMakeCache.txt"; exit 1; }
 fi
 echo "setup: building Gustav ($flavour, $jobs jobs)"

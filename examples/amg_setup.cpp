@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "aggregation.hpp"
+#include "gustav/openmp_binding.hpp"
 #include "hierarchy.hpp"
 
 namespace {
@@ -188,6 +189,7 @@ void write_json(const std::string& path, const Arguments& a, const FineLevel& f,
 }  // namespace
 
 int main(int argc, char** argv) {
+  gustav::name_openmp_binding();  // the report is the program's only output
   Kokkos::ScopeGuard kokkos(argc, argv);
   try {
     const Arguments a = parse(argc, argv);

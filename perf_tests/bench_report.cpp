@@ -86,7 +86,7 @@ void print_product(const ProductResult& r) {
               "numeric", "reuse ms", "reuse GF", "temp MiB", "check");
   for (const auto& m : r.measurements) {
     if (!m.ran) {
-      std::printf("  %-22s did not run: %s\n", m.implementation.c_str(), m.note.c_str());
+      std::printf("  %-22s %s: %s\n", m.implementation.c_str(), m.failed ? "FAILED" : "skipped", m.note.c_str());
       continue;
     }
     const char* check = m.agrees ? "agrees" : (m.trusted ? "DISAGREES" : "disagrees (untrusted peer)");
@@ -123,6 +123,7 @@ void write_json(const Report& report, const std::string& path) {
     for (const auto& m : r.measurements) {
       j.begin_object();
       j.field("name", m.implementation).field("ran", m.ran).field("agrees", m.agrees);
+      j.field("status", m.ran ? "ran" : m.failed ? "failed" : "skipped");
       j.field("trusted", m.trusted).field("note", m.note);
       j.field("nnz_c", static_cast<long long>(m.nnz_c));
       j.field("peak_temp_bytes", static_cast<long long>(m.peak_temp_bytes));

@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <functional>
 #include <ctime>
 #include <fstream>
 #include <limits>
@@ -21,6 +23,7 @@
 #include "memory_watch.hpp"
 #include "operand_loading.hpp"
 #if defined(KOKKOS_ENABLE_CUDA) && defined(GUSTAV_BENCH_CUSPARSE)
+#include "cusparse_limits.hpp"
 #include "cusparse_runner.hpp"
 #endif
 
@@ -67,8 +70,13 @@ void progress(const BenchConfig& c, const std::string& what) {
   if (c.progress) std::fprintf(stderr, "  ... %s\n", what.c_str());
 }
 
+/// Called when a fault has left the device unusable, with the product so far;
+/// does not return.
+using DeviceLost = std::function<void(const ProductResult&)>;
+
 template <class Space, class Offset>
-ProductResult bench_product(const Space& space, const Operands& ops, const BenchConfig& config) {
+ProductResult bench_product(const Space& space, const Operands& ops, const BenchConfig& config,
+                            [[maybe_unused]] const DeviceLost& device_lost) {
   using Matrix = DeviceMatrix<Space, Offset>;
   ProductResult result;
   result.name = ops.name;
@@ -122,6 +130,7 @@ ProductResult bench_product(const Space& space, const Operands& ops, const Bench
       } catch (const std::exception& e) {
         Measurement m;
         m.implementation = name;
+        m.failed = true;
         m.note = e.what();
         result.measurements.push_back(m);
       }
@@ -132,12 +141,23 @@ ProductResult bench_product(const Space& space, const Operands& ops, const Bench
   if constexpr (is_cuda<Space>()) {
     if (wants(config, "cusparse")) {
       progress(config, "cusparse");
-      if constexpr (std::is_same_v<Offset, int>) {
+      const std::string refusal = cusparse_refusal(
+          {result.rows, ops.A.num_cols, result.cols, result.nnz_a, result.nnz_b, result.nnz_c, result.products});
+      if (!refusal.empty() || !std::is_same_v<Offset, int>) {
+        Measurement m;
+        m.implementation = "cusparse";
+        m.note = refusal.empty() ? "the product runs on 64-bit offsets, which cuSPARSE's SpGEMM does not take" : refusal;
+        result.measurements.push_back(m);
+      } else {
         auto csr = [](const Matrix& M) {
           return CusparseCsr{M.numRows(), M.numCols(), static_cast<long long>(M.nnz()), M.graph.row_map.data(),
                              M.graph.entries.data(), M.values.data()};
         };
         auto run = run_cusparse(csr(A), csr(B), config.warmups, config.reps);
+        if (run.device_lost) {
+          result.measurements.push_back(run.measurement);
+          device_lost(result);  // does not return: no Kokkos view may be freed now
+        }
         if (run.measurement.ran) {
           const Matrix C("cusparse::C", A.numRows(), B.numCols(), static_cast<Offset>(run.values.extent(0)), run.values,
                          run.row_map, run.entries);
@@ -146,11 +166,6 @@ ProductResult bench_product(const Space& space, const Operands& ops, const Bench
           if (!diff.empty()) run.measurement.note += (run.measurement.note.empty() ? "" : "; ") + diff;
         }
         result.measurements.push_back(run.measurement);
-      } else {
-        Measurement m;
-        m.implementation = "cusparse";
-        m.note = "not run: cuSPARSE SpGEMM takes 32-bit indices and this product needs 64-bit offsets";
-        result.measurements.push_back(m);
       }
     }
   }
@@ -190,10 +205,12 @@ std::int64_t product_bound(const HostMatrix& A, const HostMatrix& B) {
 }
 
 template <class Space>
-ProductResult bench_on(const Space& space, const Operands& ops, const BenchConfig& config) {
+ProductResult bench_on(const Space& space, const Operands& ops, const BenchConfig& config,
+                       const DeviceLost& device_lost) {
   const bool fits32 = product_bound(ops.A, ops.B) < std::numeric_limits<int>::max() &&
                       ops.A.nnz() < std::numeric_limits<int>::max() && ops.B.nnz() < std::numeric_limits<int>::max();
-  return fits32 ? bench_product<Space, int>(space, ops, config) : bench_product<Space, std::int64_t>(space, ops, config);
+  return fits32 ? bench_product<Space, int>(space, ops, config, device_lost)
+                : bench_product<Space, std::int64_t>(space, ops, config, device_lost);
 }
 
 }  // namespace
@@ -208,19 +225,41 @@ int run_bench(const BenchConfig& config) {
   for (std::size_t i = 0; i < config.items.size(); ++i) {
     const auto& item = config.items[i];
     if (config.progress) std::fprintf(stderr, "[%zu/%zu] %s\n", i + 1, config.items.size(), item.c_str());
+    // After a device fault nothing on the device can run or even be freed
+    // (Kokkos throws from the destructor of every device view), so the run
+    // ends here, saying what ran and what did not, without unwinding.
+    const DeviceLost device_lost = [&](const ProductResult& so_far) {
+      print_product(so_far);
+      report.products.push_back(so_far);
+      for (std::size_t j = i + 1; j < config.items.size(); ++j) {
+        ProductResult skipped;
+        skipped.name = config.items[j];
+        skipped.error = "not run: the device failed on an earlier product";
+        report.products.push_back(skipped);
+      }
+      if (!config.json_path.empty()) write_json(report, config.json_path);
+      std::fprintf(stderr,
+                   "gustav bench: a device fault during %s left the GPU unusable for this process; %zu product(s) "
+                   "not run%s\n",
+                   so_far.name.c_str(), config.items.size() - i - 1,
+                   config.json_path.empty() ? "" : (", results so far in " + config.json_path).c_str());
+      std::fflush(stdout);
+      std::fflush(stderr);
+      std::_Exit(1);
+    };
     ProductResult r;
     try {
       const Operands ops = load_bench_operands(item);
       if (ops.A.num_rows > std::numeric_limits<int>::max() || ops.B.num_cols > std::numeric_limits<int>::max())
         throw invalid_input("dimensions beyond 2^31 - 1");
 #if defined(KOKKOS_ENABLE_CUDA)
-      if (config.space == "cuda") r = bench_on(Kokkos::Cuda(), ops, config);
+      if (config.space == "cuda") r = bench_on(Kokkos::Cuda(), ops, config, device_lost);
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
-      if (config.space == "openmp") r = bench_on(Kokkos::OpenMP(), ops, config);
+      if (config.space == "openmp") r = bench_on(Kokkos::OpenMP(), ops, config, device_lost);
 #endif
 #if defined(KOKKOS_ENABLE_SERIAL)
-      if (config.space == "serial") r = bench_on(Kokkos::Serial(), ops, config);
+      if (config.space == "serial") r = bench_on(Kokkos::Serial(), ops, config, device_lost);
 #endif
     } catch (const std::exception& e) {
       r.name = item;

@@ -24,7 +24,8 @@ using DeviceMatrix =
 /// One implementation's timings on one product, in seconds per repetition.
 struct Measurement {
   std::string implementation;  ///< e.g. "gustav", "gustav/dense", "kk/kkmem", "cusparse"
-  bool ran = false;            ///< false: it refused or failed; see note
+  bool ran = false;            ///< false: it was skipped or failed; see note
+  bool failed = false;         ///< it was tried and ended with an error (else, not ran: skipped)
   bool agrees = false;         ///< its C matches Gustav's (checked for every peer)
   bool trusted = true;         ///< false for peers known to be wrong on this backend
   std::string note;            ///< why it did not run, or how it disagreed

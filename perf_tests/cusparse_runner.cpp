@@ -3,6 +3,10 @@
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -45,6 +49,52 @@ class Buffer {
   void* ptr_ = nullptr;
   std::size_t bytes_;
   std::size_t& live_;
+};
+
+/// C's three arrays, cudaMalloc'd; freed (errors ignored) with the last
+/// owner. Kokkos views are not used here: a Kokkos view freed after a device
+/// fault throws from its destructor and ends the process.
+struct CArrays {
+  int* row_map = nullptr;
+  int* entries = nullptr;
+  double* values = nullptr;
+  std::size_t bytes = 0;
+  ~CArrays() {
+    cudaFree(row_map);
+    cudaFree(entries);
+    cudaFree(values);
+  }
+};
+
+std::shared_ptr<CArrays> allocate_c(int rows, std::int64_t nnz) {
+  auto c = std::make_shared<CArrays>();
+  const std::size_t n = static_cast<std::size_t>(nnz);
+  const std::size_t offsets = (static_cast<std::size_t>(rows) + 1) * sizeof(int);
+  check(cudaMalloc(reinterpret_cast<void**>(&c->row_map), offsets), "cudaMalloc(C's row offsets)");
+  check(cudaMalloc(reinterpret_cast<void**>(&c->entries), std::max<std::size_t>(n, 1) * sizeof(int)),
+        "cudaMalloc(C's column indices)");
+  check(cudaMalloc(reinterpret_cast<void**>(&c->values), std::max<std::size_t>(n, 1) * sizeof(double)),
+        "cudaMalloc(C's values)");
+  c->bytes = offsets + n * (sizeof(int) + sizeof(double));
+  return c;
+}
+
+/// False once a fault (an illegal address, a failed launch) has made the
+/// CUDA context unusable; such errors persist through cudaGetLastError.
+bool device_usable() {
+  cudaGetLastError();
+  return cudaDeviceSynchronize() == cudaSuccess && cudaGetLastError() == cudaSuccess;
+}
+
+/// cusparseHandle_t released on scope exit.
+struct Handle {
+  cusparseHandle_t h = nullptr;
+  Handle() { check(cusparseCreate(&h), "cusparseCreate"); }
+  ~Handle() {
+    if (h) cusparseDestroy(h);
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
 };
 
 cusparseSpMatDescr_t describe(const CusparseCsr& m) {
@@ -116,22 +166,20 @@ Phases one_product(cusparseHandle_t handle, const CusparseCsr& A, const Cusparse
         "cusparseSpGEMM_compute");
   std::int64_t rows = 0, cols = 0, nnz = 0;
   check(cusparseSpMatGetSize(c, &rows, &cols, &nnz), "cusparseSpMatGetSize");
-  check(cudaDeviceSynchronize(), "sync");
+  check(cudaDeviceSynchronize(), "cusparseSpGEMM_compute (sync)");
   ph.symbolic = clock.lap();
-  Kokkos::View<int*, Kokkos::CudaSpace> row_map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "cusparse::C::row_map"),
-                                                A.rows + 1);
-  Kokkos::View<int*, Kokkos::CudaSpace> entries(Kokkos::view_alloc(Kokkos::WithoutInitializing, "cusparse::C::entries"),
-                                                nnz);
-  Kokkos::View<double*, Kokkos::CudaSpace> values(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "cusparse::C::values"), nnz);
-  check(cusparseCsrSetPointers(c, row_map.data(), entries.data(), values.data()), "cusparseCsrSetPointers");
+  if (nnz < 0 || nnz > INT_MAX)
+    throw CusparseFailure("cusparseSpMatGetSize: nnz(C) = " + std::to_string(nnz) + " does not fit 32-bit indices");
+  const auto arrays = allocate_c(A.rows, nnz);
+  check(cusparseCsrSetPointers(c, arrays->row_map, arrays->entries, arrays->values), "cusparseCsrSetPointers");
   check(cusparseSpGEMM_copy(handle, op, op, &alpha, a, b, &beta, c, CUDA_R_64F, alg, desc), "cusparseSpGEMM_copy");
-  check(cudaDeviceSynchronize(), "sync");
+  check(cudaDeviceSynchronize(), "cusparseSpGEMM_copy (sync)");
   ph.numeric = clock.lap();
   if (keep) {
-    out.row_map = row_map;
-    out.entries = entries;
-    out.values = values;
+    out.row_map = decltype(out.row_map)(arrays->row_map, static_cast<std::size_t>(A.rows) + 1);
+    out.entries = decltype(out.entries)(arrays->entries, static_cast<std::size_t>(nnz));
+    out.values = decltype(out.values)(arrays->values, static_cast<std::size_t>(nnz));
+    out.storage = arrays;
     out.measurement.nnz_c = nnz;
   }
   return ph;
@@ -173,9 +221,10 @@ double reuse_numeric(cusparseHandle_t handle, const CusparseCsr& A, const Cuspar
         "cusparseSpGEMMreuse_nnz");
   std::int64_t rows = 0, cols = 0, nnz = 0;
   check(cusparseSpMatGetSize(c, &rows, &cols, &nnz), "cusparseSpMatGetSize");
-  Kokkos::View<int*, Kokkos::CudaSpace> row_map("cusparse::reuse::row_map", A.rows + 1), entries("cusparse::reuse::entries", nnz);
-  Kokkos::View<double*, Kokkos::CudaSpace> values("cusparse::reuse::values", nnz);
-  check(cusparseCsrSetPointers(c, row_map.data(), entries.data(), values.data()), "cusparseCsrSetPointers");
+  if (nnz < 0 || nnz > INT_MAX)
+    throw CusparseFailure("cusparseSpMatGetSize: nnz(C) = " + std::to_string(nnz) + " does not fit 32-bit indices");
+  const auto arrays = allocate_c(A.rows, nnz);
+  check(cusparseCsrSetPointers(c, arrays->row_map, arrays->entries, arrays->values), "cusparseCsrSetPointers");
   check(cusparseSpGEMMreuse_copy(handle, op, op, a, b, c, CUSPARSE_SPGEMM_DEFAULT, desc, &s5, nullptr),
         "cusparseSpGEMMreuse_copy");
   Buffer b5(s5, live, peak);
@@ -184,7 +233,7 @@ double reuse_numeric(cusparseHandle_t handle, const CusparseCsr& A, const Cuspar
   // First numeric call outside the timing (it may set up internal state).
   check(cusparseSpGEMMreuse_compute(handle, op, op, &alpha, a, b, &beta, c, CUDA_R_64F, CUSPARSE_SPGEMM_DEFAULT, desc),
         "cusparseSpGEMMreuse_compute");
-  check(cudaDeviceSynchronize(), "sync");
+  check(cudaDeviceSynchronize(), "cusparseSpGEMMreuse_compute (sync)");
   Stopwatch clock;
   check(cusparseSpGEMMreuse_compute(handle, op, op, &alpha, a, b, &beta, c, CUDA_R_64F, CUSPARSE_SPGEMM_DEFAULT, desc),
         "cusparseSpGEMMreuse_compute");
@@ -198,50 +247,67 @@ CusparseProduct run_cusparse(const CusparseCsr& A, const CusparseCsr& B, int war
   CusparseProduct out;
   Measurement& m = out.measurement;
   m.implementation = "cusparse";
-  cusparseHandle_t handle = nullptr;
-  if (cusparseCreate(&handle) != CUSPARSE_STATUS_SUCCESS) {
-    m.note = "cusparseCreate failed";
-    return out;
-  }
-  const cusparseSpGEMMAlg_t algorithms[] = {CUSPARSE_SPGEMM_DEFAULT, CUSPARSE_SPGEMM_ALG2, CUSPARSE_SPGEMM_ALG3};
-  const char* names[] = {"default", "ALG2", "ALG3"};
-  std::string refusals;
-  for (int k = 0; k < 3 && !m.ran; ++k) {
-    try {
-      m.symbolic.clear();
-      m.numeric.clear();
-      m.total.clear();
-      std::size_t peak = 0;
-      for (int r = 0; r < warmups + reps; ++r) {
-        const Phases ph = one_product(handle, A, B, algorithms[k], out, r == warmups + reps - 1);
-        peak = std::max(peak, ph.peak);
-        if (r >= warmups) {
-          m.symbolic.push_back(ph.symbolic);
-          m.numeric.push_back(ph.numeric);
-          m.total.push_back(ph.symbolic + ph.numeric);
-        }
-      }
-      m.ran = true;
-      m.peak_temp_bytes = peak;
-      m.implementation = k == 0 ? "cusparse" : std::string("cusparse/") + names[k];
-    } catch (const CusparseFailure& e) {
-      cudaGetLastError();
-      refusals += std::string(refusals.empty() ? "" : "; ") + names[k] + ": " + e.what();
+  // What failed, in order; a fault that breaks the context ends the attempts,
+  // since every later call would fail with it.
+  std::string failures;
+  auto record = [&](std::string& into, const std::string& where, const char* what) {
+    into += (into.empty() ? "" : "; ") + where + what;
+    if (!device_usable()) {
+      out.device_lost = true;
+      into += "; the CUDA context is no longer usable";
     }
+  };
+  try {
+    Handle handle;
+    const cusparseSpGEMMAlg_t algorithms[] = {CUSPARSE_SPGEMM_DEFAULT, CUSPARSE_SPGEMM_ALG2, CUSPARSE_SPGEMM_ALG3};
+    const char* names[] = {"default", "ALG2", "ALG3"};
+    for (int k = 0; k < 3 && !m.ran && !out.device_lost; ++k) {
+      try {
+        m.symbolic.clear();
+        m.numeric.clear();
+        m.total.clear();
+        std::size_t peak = 0;
+        for (int r = 0; r < warmups + reps; ++r) {
+          const Phases ph = one_product(handle.h, A, B, algorithms[k], out, r == warmups + reps - 1);
+          peak = std::max(peak, ph.peak);
+          if (r >= warmups) {
+            m.symbolic.push_back(ph.symbolic);
+            m.numeric.push_back(ph.numeric);
+            m.total.push_back(ph.symbolic + ph.numeric);
+          }
+        }
+        m.ran = true;
+        m.peak_temp_bytes = peak;
+        m.implementation = k == 0 ? "cusparse" : std::string("cusparse/") + names[k];
+      } catch (const std::exception& e) {
+        record(failures, std::string(names[k]) + ": ", e.what());
+      }
+    }
+    if (m.ran) {
+      if (!failures.empty()) m.note = "fell back after " + failures;
+      try {
+        std::size_t peak = 0;
+        for (int r = 0; r < reps; ++r) m.reuse.push_back(reuse_numeric(handle.h, A, B, peak));
+      } catch (const std::exception& e) {
+        m.reuse.clear();
+        record(m.note, "reuse API: ", e.what());
+      }
+    }
+  } catch (const std::exception& e) {  // the handle could not be made
+    record(failures, "", e.what());
   }
   if (!m.ran) {
-    m.note = refusals;
-  } else {
-    if (!refusals.empty()) m.note = "fell back after " + refusals;
-    try {
-      std::size_t peak = 0;
-      for (int r = 0; r < reps; ++r) m.reuse.push_back(reuse_numeric(handle, A, B, peak));
-    } catch (const CusparseFailure& e) {
-      cudaGetLastError();
-      m.note += std::string(m.note.empty() ? "" : "; ") + "reuse API: " + e.what();
-    }
+    m.failed = true;
+    m.note = failures;
   }
-  cusparseDestroy(handle);
+  if (out.device_lost) {
+    // The product's arrays are as unusable as the rest of the device.
+    m.ran = false;
+    m.failed = true;
+    out.row_map = {};
+    out.entries = {};
+    out.values = {};
+  }
   return out;
 }
 

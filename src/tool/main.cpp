@@ -8,6 +8,7 @@
 
 #include "arguments.hpp"
 #include "commands.hpp"
+#include "gustav/openmp_binding.hpp"
 
 namespace {
 
@@ -38,11 +39,9 @@ int main(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   const std::string command = argv[1];
-  // Without OMP_PROC_BIND and OMP_PLACES the OpenMP runtime (which read
-  // the environment when it was loaded) leaves threads unbound; saying so
-  // keeps Kokkos from printing its binding advice on every run. Users who
-  // want pinned threads set the variables themselves.
-  if (!std::getenv("OMP_PROC_BIND") && !std::getenv("OMP_PLACES")) setenv("OMP_PROC_BIND", "false", 0);
+  // Output is the tool's own: Kokkos' binding advice is answered with the
+  // binding the threads have (unbound unless the user set OMP_PLACES).
+  gustav::name_openmp_binding();
   Kokkos::ScopeGuard kokkos(argc, argv);
   try {
     if (command == "multiply") return gustav::tool::multiply_command(argc, argv);

@@ -302,8 +302,31 @@ TEST(MatrixMarketRead, SizeLineBeyondMemoryThrowsAllocationError) {
       << message;
 }
 
+TEST(MatrixMarketRead, SizeLineAtTheInt64LimitThrowsAllocationError) {
+  // The largest counts a size line can hold: the row map's size must not
+  // wrap around to a small allocation.
+  const std::string text =
+      "%%MatrixMarket matrix coordinate real general\n9223372036854775807 9223372036854775807 0\n";
+  const std::string message = message_of<gustav::allocation_error>(
+      [&] { gustav::parse_matrix_market<double, std::int64_t, std::int64_t>(text, "huge.mtx"); });
+  EXPECT_EQ(message.rfind("gustav::parse_matrix_market: huge.mtx:2: the row map of 9223372036854775807 rows needs ", 0),
+            0u)
+      << message;
+}
+
+TEST(MatrixMarketRead, EntriesBeyondTheFileAreRefusedBeforeTheOffsetType) {
+  // 40000 entries would not fit 16-bit offsets either, but the file cannot
+  // hold them: the file is wrong, not the caller's types.
+  const std::string text = "%%MatrixMarket matrix coordinate real general\n2 2 40000\n1 1 1\n";
+  EXPECT_EQ(message_of<gustav::invalid_input>(
+                [&] { gustav::parse_matrix_market<double, int, std::int16_t>(text, "short.mtx"); }),
+            "gustav::parse_matrix_market: short.mtx:2: the size line announces 40000 entries, but the 6 bytes after "
+            "it hold at most 1");
+}
+
 TEST(MatrixMarketRead, EntriesBeyondOffsetThrowOverflow) {
-  const std::string text = "%%MatrixMarket matrix coordinate real general\n2 2 40000\n";
+  std::string text = "%%MatrixMarket matrix coordinate real general\n2 2 40000\n";
+  for (int k = 0; k < 40000; ++k) text += "1 1 1\n";
   EXPECT_EQ(message_of<gustav::overflow_error>(
                 [&] { gustav::parse_matrix_market<double, int, std::int16_t>(text, "big.mtx"); }),
             "gustav::parse_matrix_market: big.mtx:2: 40000 entries do not fit the 16-bit offset type (at most 32767); "
@@ -451,6 +474,10 @@ const MalformedCase malformed_cases[] = {
     {"size_line_two_numbers", 3, "bad size line '3 3'; expected 'rows columns entries'"},
     {"size_line_not_a_number", 2, "bad size line '3 x 1'; expected 'rows columns entries'"},
     {"size_line_negative", 2, "bad size line '3 -3 1'; counts cannot be negative"},
+    {"size_line_count_beyond_int64", 2,
+     "bad size line '3 99999999999999999999 1'; '99999999999999999999' is beyond the 64-bit range"},
+    {"size_line_entries_beyond_file", 2,
+     "the size line announces 99999999999 entries, but the 16 bytes after it hold at most 4"},
     {"symmetric_not_square", 2, "a symmetric matrix must be square, but the size line says 3 x 4"},
     {"too_few_entries", 7, "the size line announces 4 entries but the file has only 3"},
     {"too_many_entries", 6, "more entries than the 2 the size line announces"},

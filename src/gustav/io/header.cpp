@@ -20,6 +20,15 @@ bool equals_ignoring_case(std::string_view a, std::string_view b) {
 
 std::string quoted(std::string_view word) { return "'" + std::string(word) + "'"; }
 
+/// One or more decimal digits, optionally after a '+'.
+bool is_decimal_count(std::string_view word) {
+  if (!word.empty() && word.front() == '+') word.remove_prefix(1);
+  if (word.empty()) return false;
+  for (const char c : word)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
 const char* const incomplete_banner =
     "incomplete banner; expected '%%MatrixMarket matrix coordinate <field> <symmetry>'";
 
@@ -86,8 +95,17 @@ void read_size_line(TextScanner& scanner, Header& header, const SourceName& sour
 
   TextScanner words(line);
   std::int64_t counts[3];
-  for (std::int64_t& count : counts)
-    if (!parse_integer(words.next_token(), count)) throw_invalid_input(source, header.size_line, bad_line);
+  for (std::int64_t& count : counts) {
+    const std::string_view word = words.next_token();
+    if (!parse_integer(word, count)) {
+      // A count of digits alone fails only by leaving the 64-bit range;
+      // saying so beats calling the line malformed.
+      if (is_decimal_count(word))
+        throw_invalid_input(source, header.size_line,
+                            "bad size line " + quoted(line) + "; " + quoted(word) + " is beyond the 64-bit range");
+      throw_invalid_input(source, header.size_line, bad_line);
+    }
+  }
   if (!words.next_token().empty()) throw_invalid_input(source, header.size_line, bad_line);
   if (counts[0] < 0 || counts[1] < 0 || counts[2] < 0)
     throw_invalid_input(source, header.size_line, "bad size line " + quoted(line) + "; counts cannot be negative");

@@ -3,6 +3,8 @@
 /// once), header (banner, size line), then a counting sort by row in two
 /// passes over the entry lines: row_layout counts, entries places.
 #include <cstdio>
+#include <fstream>
+#include <limits>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -25,6 +27,20 @@ namespace {
 std::string type_limit(const char* role, int bits, std::int64_t max) {
   return "the " + std::to_string(bits) + "-bit " + role + " type (at most " + std::to_string(max) + "); use a 64-bit " +
          role;
+}
+
+/// Refuses a size line that announces more entries than the rest of the
+/// text could hold, before any type check: such a file is damaged, and
+/// advice to widen a type would mislead. Every entry line takes at least a
+/// row and a column, each a character and a separator; a line short of its
+/// value is left to the placing pass, which names it.
+void check_entries_fit_text(const Header& header, const TextScanner& scanner, const SourceName& source) {
+  const std::int64_t bytes = static_cast<std::int64_t>(scanner.bytes_left());
+  const std::int64_t at_most = (bytes + 1) / 4;
+  if (header.entries > at_most)
+    throw_invalid_input(source, header.size_line,
+                        "the size line announces " + std::to_string(header.entries) + " entries, but the " +
+                            std::to_string(bytes) + " bytes after it hold at most " + std::to_string(at_most));
 }
 
 /// Refuses, before any entry is stored, a file whose values or counts the
@@ -66,19 +82,33 @@ std::string in_bytes(double bytes) {
   return text;
 }
 
+/// Memory a new allocation can take without pushing others out: Linux's
+/// MemAvailable, else the machine's physical memory, else 0 (unknown).
+double available_memory_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  double kib = 0;
+  while (meminfo >> key >> kib) {
+    if (key == "MemAvailable:") return kib * 1024;
+    meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0;
+}
+
 /// Runs `allocate`; a failed allocation becomes an allocation_error that
 /// names the file, the size line and the memory that line asks for.
 template <class Allocate>
 void allocate_for(const SourceName& source, const Header& header, const std::string& what, double bytes,
                   const Allocate& allocate) {
   const std::string needs = what + " needs " + in_bytes(bytes);
-  // More than the machine's memory is refused before trying: some
-  // allocators (AddressSanitizer's among them) end the process instead of
-  // throwing.
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  const double memory = pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0;
+  // More than the memory available is refused before trying: the kernel
+  // grants such an allocation and then ends the process when its pages are
+  // touched, and some allocators (AddressSanitizer's among them) end the
+  // process instead of throwing.
+  const double memory = available_memory_bytes();
   if (memory > 0 && bytes > memory)
-    throw_allocation(source, header.size_line, needs + ", more than this machine's " + in_bytes(memory) + " of memory");
+    throw_allocation(source, header.size_line, needs + ", more than the " + in_bytes(memory) + " of memory available");
   bool failed = false;
   try {
     allocate();
@@ -102,6 +132,7 @@ std::string_view without_byte_order_mark(std::string_view text) {
 ParsedMatrix parse(std::string_view text, const SourceName& source, const CsrLimits& limits, MatrixMarketInfo* info) {
   TextScanner scanner(without_byte_order_mark(text));
   const Header header = read_header(scanner, source);
+  check_entries_fit_text(header, scanner, source);
   check_fits(header, limits, source);
 
   ParsedMatrix m;

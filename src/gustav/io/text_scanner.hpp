@@ -18,6 +18,9 @@ class TextScanner {
 
   bool at_end() const { return p_ == end_; }
 
+  /// Bytes from the cursor to the end of the text.
+  std::size_t bytes_left() const { return static_cast<std::size_t>(end_ - p_); }
+
   /// The line the cursor is on, counted from 1.
   std::int64_t line() const { return line_; }
 
