@@ -86,6 +86,35 @@ if [ "$flavour" = cuda ] && ! command -v nvcc >/dev/null; then
   fi
 fi
 
+# Kokkos 3.4.1 writes into its KokkosConfig.cmake a copy of the CUDA::cudart
+# and CUDA::cuda_driver targets that the FindCUDAToolkit of the CMake building
+# it made. With CMake 4 that copy is broken: both CUDA include folders joined
+# into one path, a link to CUDA::cudart_static_deps (not copied), and no
+# library for CUDA::cuda_driver. The consumer's own FindCUDAToolkit (CMake
+# 3.17 on) makes them right, as Kokkos 4 does, whichever CMake built the prefix.
+fix_cuda_targets() {
+  local config=$1
+  awk '
+    /^IF\(NOT TARGET CUDA::(cudart|cuda_driver)\)$/ {
+      skip = 1
+      if (!done) {
+        print "# CUDA::cudart and CUDA::cuda_driver from the consumer'"'"'s FindCUDAToolkit"
+        print "# (replaced by cmake/provision_kokkos.sh of Gustav)."
+        print "IF(NOT TARGET CUDA::cudart OR NOT TARGET CUDA::cuda_driver)"
+        print "  find_dependency(CUDAToolkit)"
+        print "ENDIF()"
+        done = 1
+      }
+      next
+    }
+    skip && /^ENDIF\(\)$/ { skip = 0; next }
+    !skip { print }
+    END { if (!done) exit 1 }
+  ' "$config" > "$config.new" ||
+    { echo "provision_kokkos: no CUDA targets found in $config" >&2; exit 1; }
+  mv "$config.new" "$config"
+}
+
 # --- sources -----------------------------------------------------------------------
 src_root=$deps_dir/src
 
@@ -207,6 +236,9 @@ logged "$work/kokkos-configure.log" \
         -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF
 logged "$work/kokkos-build.log" cmake --build "$work/kokkos-build" -j "$jobs"
 logged "$work/kokkos-install.log" cmake --install "$work/kokkos-build"
+if [ "$flavour" = cuda ] && [ "$version" = 3.4.1 ]; then
+  fix_cuda_targets "$prefix/lib/cmake/Kokkos/KokkosConfig.cmake"
+fi
 
 # --- Kokkos Kernels, header-only ----------------------------------------------------
 # Every explicit instantiation off: Gustav's benchmarks instantiate the few
