@@ -12,7 +12,10 @@
 # Release build of Gustav in build/. Every step is skipped when already done.
 #
 # Environment: GUSTAV_FLAVOUR=cuda builds the CUDA flavour in build-cuda/
-# instead (CUDA toolkit required); GUSTAV_BUILD_DIR overrides the build
+# instead (CUDA toolkit required); GUSTAV_KOKKOS=4.6 builds against Kokkos
+# 4.6.01 and Kokkos Kernels 4.6.02 instead (from the release tarballs in
+# ../shared/deps or $GUSTAV_KOKKOS_SOURCES), in build-k46/ (build-cuda-k46/);
+# GUSTAV_BUILD_DIR overrides the build
 # folder; GUSTAV_BUILD_JOBS the parallelism; GUSTAV_BUILD_TARGETS limits the
 # build to some targets; GUSTAV_CMAKE_ARGS adds options to the first configure
 # (e.g. -DGustav_TEST_EVERY_CONFIG=OFF).
@@ -27,10 +30,15 @@ esac
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 flavour=${GUSTAV_FLAVOUR:-openmp}
 jobs=${GUSTAV_BUILD_JOBS:-$(nproc)}
+case "${GUSTAV_KOKKOS:-3.4}" in
+  3.4|3.4.1) suffix= ;;
+  4.6|4.6.01) suffix=-k46 ;;
+  *) echo "setup: GUSTAV_KOKKOS must be 3.4 or 4.6, not '$GUSTAV_KOKKOS'" >&2; exit 2 ;;
+esac
 if [ "$flavour" = cuda ]; then
-  build=${GUSTAV_BUILD_DIR:-$root/build-cuda}
+  build=${GUSTAV_BUILD_DIR:-$root/build-cuda$suffix}
 else
-  build=${GUSTAV_BUILD_DIR:-$root/build}
+  build=${GUSTAV_BUILD_DIR:-$root/build$suffix}
 fi
 
 as_root() {

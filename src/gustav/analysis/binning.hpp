@@ -106,10 +106,13 @@ Binning<Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>, Ordinal> bi
   const int T = bounds.count;
   std::vector<std::int64_t> counts(T + 1, 0);
   if (num_rows > 0) {
+    // The counts come back through an unmanaged host view: Kokkos 4 takes an
+    // array reduction's result only as a view, no longer as a raw pointer.
     Kokkos::parallel_reduce(std::string(label) + "::count",
                             Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, num_rows),
                             CountRowsPerTier<NeedFn>{static_cast<unsigned>(T + 1), need, bounds},
-                            counts.data());
+                            Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                counts.data(), counts.size()));
   }
   Binning<Device, Ordinal> b;
   b.offsets.assign(T + 1, 0);
