@@ -45,8 +45,9 @@ struct InspectRows {
   static std::size_t scratch_bytes(int workers) {
     const std::size_t lists = (1 + static_cast<std::size_t>(workers) * rows_per_worker) +
                               static_cast<std::size_t>(workers) * (1 + rows_per_worker);
+    // 64 bytes for the alignment of the four pieces (a host team aligns each).
     return (counters * sizeof(std::int64_t) + static_cast<std::size_t>(workers) * tiny_products * sizeof(Ordinal) +
-            lists * sizeof(int) + 15) / 16 * 16;
+            lists * sizeof(int) + 64 + 15) / 16 * 16;
   }
 
   /// Rows of at most this many entries are a lane's alone (on GPUs; a CPU
