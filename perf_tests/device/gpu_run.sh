@@ -14,6 +14,8 @@
 #     racecheck FILTER compute-sanitizer racecheck (Kokkos' own top-level
 #                     reductions and scans excluded) over FILTER's tests
 #     bench ARGS      gustav bench --space cuda ARGS (JSON in $OUT/bench.json)
+#     cpubench ARGS   gustav bench --space openmp ARGS on every host thread
+#                     (the CUDA build has OpenMP too; JSON in $OUT/cpu_bench.json)
 #     spmv ARGS       gustav spmv --space cuda ARGS (JSON in $OUT/spmv.json)
 #     multiply ARGS   gustav multiply --space cuda ARGS
 # Steps take their arguments up to the next step name or "--". Each step
@@ -39,7 +41,7 @@ if [ -n "${GUSTAV_GPU_BIN:-}" ]; then
   tests=$unpacked/gustav_tests_cuda
 fi
 export OMP_PROC_BIND=${OMP_PROC_BIND:-false}
-steps="info tests memcheck racecheck bench spmv multiply"
+steps="info tests memcheck racecheck bench cpubench spmv multiply"
 limit=${GUSTAV_STEP_TIMEOUT:-300}
 
 run_step() {
@@ -76,6 +78,12 @@ run_step() {
       timeout "$limit" "$tool" bench --space cuda --json "$out/bench.json" "$@" > "$out/bench.log" 2>&1
       echo "exit $?"
       cat "$out/bench.log" | tail -n 200
+      ;;
+    cpubench)
+      OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)} timeout "$limit" "$tool" bench --space openmp \
+        --json "$out/cpu_bench.json" "$@" > "$out/cpu_bench.log" 2>&1
+      echo "exit $?"
+      tail -n 200 "$out/cpu_bench.log"
       ;;
     spmv)
       timeout "$limit" "$tool" spmv --space cuda --json "$out/spmv.json" "$@" > "$out/spmv.log" 2>&1

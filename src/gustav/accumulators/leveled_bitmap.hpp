@@ -37,18 +37,28 @@ struct LeveledBitmap {
   /// ORs `bits` into word w; returns the word as it was.
   KOKKOS_INLINE_FUNCTION std::uint32_t set(std::int64_t w, std::uint32_t bits) const {
     const std::uint32_t before = words[w];
-    if (before == 0) {
-      summary[w >> 5] |= std::uint32_t(1) << (w & 31);
-      top[w >> 10] |= std::uint32_t(1) << ((w >> 5) & 31);
-    }
+    if (before == 0) mark_summaries(w);
     words[w] = before | bits;
     return before;
+  }
+
+  /// Sets the summary bits of word w (for words set directly in `words`).
+  KOKKOS_INLINE_FUNCTION void mark_summaries(std::int64_t w) const {
+    summary[w >> 5] |= std::uint32_t(1) << (w & 31);
+    top[w >> 10] |= std::uint32_t(1) << ((w >> 5) & 31);
   }
 
   /// Calls f(w, word) for every non-zero word in ascending w, and clears.
   template <class F>
   KOKKOS_INLINE_FUNCTION void drain(const F& f) const {
-    for (std::int64_t t = 0; t < top_words; ++t) {
+    drain(0, (top_words << 10) - 1, f);
+  }
+
+  /// drain() for a bitmap whose non-zero words all lie in [lo, hi]: only
+  /// the top-level words over that range are read.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void drain(std::int64_t lo, std::int64_t hi, const F& f) const {
+    for (std::int64_t t = lo >> 10; t <= (hi >> 10); ++t) {
       std::uint32_t m2 = top[t];
       if (!m2) continue;
       top[t] = 0;

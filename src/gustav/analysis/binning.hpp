@@ -97,6 +97,19 @@ struct Binning {
   std::int64_t rows_in(int t) const { return offsets[t + 1] - offsets[t]; }
 };
 
+/// The non-empty rows in order (one tier): each writes its id after the
+/// non-empty rows before it.
+template <class NeedFn, class Perm>
+struct ScatterNonEmpty {
+  NeedFn need;
+  Perm perm;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& before, bool final) const {
+    if (need(i) <= 0) return;
+    if (final) perm(before) = static_cast<typename Perm::value_type>(i);
+    before += 1;
+  }
+};
+
 template <class Ordinal, class ExecSpace, class NeedFn>
 Binning<Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>, Ordinal> bin_rows(
     const ExecSpace& space, std::int64_t num_rows, const NeedFn& need, const std::vector<Tier>& tiers,
@@ -104,6 +117,20 @@ Binning<Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>, Ordinal> bi
   using Device = Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>;
   const TierBounds bounds = tier_bounds(tiers);
   const int T = bounds.count;
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  if (T == 1) {
+    // One tier (the CPU's dense accumulator): one scan places the non-empty
+    // rows, in a permutation sized for every row.
+    Binning<Device, Ordinal> b;
+    b.perm = temp.allocate<Kokkos::View<Ordinal*, Device>>(space, std::string(label) + "::perm", num_rows, false);
+    std::int64_t placed = 0;
+    if (num_rows > 0)
+      Kokkos::parallel_scan(std::string(label) + "::scatter", Range(space, 0, num_rows),
+                            ScatterNonEmpty<NeedFn, decltype(b.perm)>{need, b.perm}, placed);
+    b.offsets = {0, placed};
+    b.empty_rows = num_rows - placed;
+    return b;
+  }
   std::vector<std::int64_t> counts(T + 1, 0);
   if (num_rows > 0) {
     // The counts come back through an unmanaged host view: Kokkos 4 takes an
@@ -122,7 +149,6 @@ Binning<Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>, Ordinal> bi
   b.perm = temp.allocate<Kokkos::View<Ordinal*, Device>>(space, std::string(label) + "::perm", placed, false);
   if (placed == 0) return b;
 
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   auto tier = temp.allocate<Kokkos::View<std::uint8_t*, Device>>(space, std::string(label) + "::tier", num_rows, false);
   Kokkos::parallel_for(std::string(label) + "::tier_of_row", Range(space, 0, num_rows),
                        TierOfRow<NeedFn, decltype(tier)>{need, bounds, tier});

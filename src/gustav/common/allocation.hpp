@@ -6,14 +6,39 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <new>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "gustav/errors.hpp"
 
 namespace gustav::detail {
+
+/// Host arrays of at least this many bytes are asked to live on huge pages.
+constexpr std::size_t huge_page_advice_bytes = std::size_t(4) << 20;
+
+/// Asks the kernel to back an untouched host array with transparent huge
+/// pages where it is set to do so on request (Linux's "madvise" mode): the
+/// first touch of C's arrays and of the accumulators then costs one fault
+/// per 2 MiB instead of one per 4 KiB, which was a fifth of a one-shot
+/// product on CPUs. A hint only: nothing changes where it is not taken.
+inline void advise_huge_pages(void* data, std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const std::uintptr_t page = 4096;
+  const std::uintptr_t begin = (reinterpret_cast<std::uintptr_t>(data) + page - 1) & ~(page - 1);
+  const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(page - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+  (void)data;
+  (void)bytes;
+#endif
+}
 
 /// Allocates a rank-1 view of n elements. `zero` fills it with T{} on `space`;
 /// otherwise the contents are undefined (the caller writes every element).
@@ -21,6 +46,14 @@ template <class View, class ExecSpace>
 View allocate_view(const ExecSpace& space, const std::string& label, std::size_t n, bool zero) {
   using T = typename View::value_type;
   try {
+    if constexpr (std::is_same_v<typename View::memory_space, Kokkos::HostSpace>) {
+      if (n * sizeof(T) >= huge_page_advice_bytes) {
+        View v(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, label), n);
+        advise_huge_pages(v.data(), n * sizeof(T));
+        if (zero) Kokkos::deep_copy(space, v, T{});
+        return v;
+      }
+    }
     if (zero) return View(Kokkos::view_alloc(space, label), n);
     return View(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, label), n);
   } catch (const std::exception& e) {

@@ -33,11 +33,11 @@ struct RowsAhead {
   BRowMap b_row_map;
   BEntries b_entries;
   BValues b_values;  ///< an empty view for passes that read no values
-  std::int64_t a_nnz = 0;
+  std::int64_t prefetch_limit = 0;  ///< nnz(A), or 0 to fetch nothing ahead
 
   KOKKOS_INLINE_FUNCTION void at(std::int64_t j) const {
-    if (j + 2 * distance < a_nnz) prefetch(&b_row_map(a_entries(j + 2 * distance)));
-    if (j + distance < a_nnz) {
+    if (j + 2 * distance < prefetch_limit) prefetch(&b_row_map(a_entries(j + 2 * distance)));
+    if (j + distance < prefetch_limit) {
       const auto begin = b_row_map(a_entries(j + distance));
       prefetch(b_entries.data() + begin);
       if (b_values.data()) prefetch(b_values.data() + begin);
@@ -45,12 +45,13 @@ struct RowsAhead {
   }
 };
 
-/// RowsAhead over A's first `a_nnz` entries (entries past nnz(A) are never read).
+/// RowsAhead over A's first `prefetch_limit` entries (nnz(A): entries past it are never
+/// read; 0 where the hardware prefetcher does better, row_bounds.hpp).
 template <class AEntries, class BRowMap, class BEntries, class BValues>
-KOKKOS_INLINE_FUNCTION RowsAhead<AEntries, BRowMap, BEntries, BValues> rows_ahead(const AEntries& a, std::int64_t a_nnz,
+KOKKOS_INLINE_FUNCTION RowsAhead<AEntries, BRowMap, BEntries, BValues> rows_ahead(const AEntries& a, std::int64_t prefetch_limit,
                                                                                    const BRowMap& r, const BEntries& e,
                                                                                    const BValues& v) {
-  return {a, r, e, v, a_nnz};
+  return {a, r, e, v, prefetch_limit};
 }
 
 /// One thread's walk over the products of row `row` of A (the CPU passes'

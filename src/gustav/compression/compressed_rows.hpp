@@ -43,76 +43,51 @@ void release_product_source(Source& source, TempMemory& temp) {
   source = Source();
 }
 
-/// Counts the runs of each row of B into row_map(i + 1).
-template <class Member, class RowMap, class Entries, class OutRowMap>
+/// Counts the runs of each row of B into out(i + 1): a thread per row. (The
+/// thread-per-row mapping, on CPUs, is the only one that compresses; a team
+/// version with a vector scan and an atomic OR per entry took as long as
+/// the counting pass itself there.)
+template <class RowMap, class Entries, class OutRowMap>
 struct CountRuns {
   RowMap row_map;
   Entries entries;
   OutRowMap out;
-  std::int64_t num_rows;
-  int rows_per_team;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * rows_per_team;
-    const std::int64_t last = first + rows_per_team < num_rows ? first + rows_per_team : num_rows;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](std::int64_t i) {
-      const auto begin = row_map(i);
-      const auto end = row_map(i + 1);
-      std::int64_t runs = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(team, begin, end),
-          [&](decltype(begin) p, std::int64_t& n) {
-            const bool head = p == begin || (entries(p) >> column_set_shift) !=
-                                                (entries(p - 1) >> column_set_shift);
-            n += head ? 1 : 0;
-          },
-          runs);
-      Kokkos::single(Kokkos::PerThread(team), [&]() {
-        out(i + 1) = static_cast<typename OutRowMap::value_type>(runs);
-      });
-    });
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    const auto begin = row_map(i), end = row_map(i + 1);
+    std::int64_t runs = begin < end ? 1 : 0;
+    for (auto p = begin + 1; p < end; ++p)
+      runs += (entries(p) >> column_set_shift) != (entries(p - 1) >> column_set_shift) ? 1 : 0;
+    out(i + 1) = static_cast<typename OutRowMap::value_type>(runs);
   }
 };
 
-/// Writes the set index of each run at its slot and ORs each entry's bit into
-/// its run's mask (masks must be zero on entry).
-template <class Member, class RowMap, class Entries, class CRowMap, class Sets, class Masks>
+/// Writes every run's set index and whole mask (masks need no zeroing).
+template <class RowMap, class Entries, class CRowMap, class Sets, class Masks>
 struct FillRuns {
   RowMap row_map;
   Entries entries;
   CRowMap comp_row_map;
   Sets sets;
   Masks masks;
-  std::int64_t num_rows;
-  int rows_per_team;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * rows_per_team;
-    const std::int64_t last = first + rows_per_team < num_rows ? first + rows_per_team : num_rows;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](std::int64_t i) {
-      const auto begin = row_map(i);
-      const auto end = row_map(i + 1);
-      const auto out_begin = comp_row_map(i);
-      // A zero-based range: Kokkos 3.4's CUDA vector scan ignores a range's
-      // begin and would visit [0, end).
-      const int length = static_cast<int>(end - begin);
-      Kokkos::parallel_scan(Kokkos::ThreadVectorRange(team, length),
-                            [&](int q, std::int64_t& runs_before, bool final) {
-                              const auto p = begin + q;
-                              const auto col = entries(p);
-                              const auto set = col >> column_set_shift;
-                              const bool head =
-                                  p == begin || set != (entries(p - 1) >> column_set_shift);
-                              if (final) {
-                                const std::int64_t run = head ? runs_before : runs_before - 1;
-                                if (head) sets(out_begin + run) = set;
-                                Kokkos::atomic_fetch_or(
-                                    &masks(out_begin + run),
-                                    std::uint32_t(1) << (col & ((1 << column_set_shift) - 1)));
-                              }
-                              runs_before += head ? 1 : 0;
-                            });
-    });
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    const auto begin = row_map(i), end = row_map(i + 1);
+    if (begin == end) return;
+    auto out = comp_row_map(i);
+    auto set = entries(begin) >> column_set_shift;
+    std::uint32_t mask = 0;
+    for (auto p = begin; p < end; ++p) {
+      const auto col = entries(p);
+      if ((col >> column_set_shift) != set) {
+        sets(out) = set;
+        masks(out) = mask;
+        ++out;
+        set = col >> column_set_shift;
+        mask = 0;
+      }
+      mask |= std::uint32_t(1) << (col & ((1 << column_set_shift) - 1));
+    }
+    sets(out) = set;
+    masks(out) = mask;
   }
 };
 
@@ -156,19 +131,12 @@ auto build_product_source(const ExecSpace& space, const BInput& B, bool try_comp
   ratio = 1.0;
   if (!try_compress || B.num_rows == 0 || B.nnz() == 0) return plain;
 
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using Member = typename Policy::member_type;
-  const double avg = static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows);
-  const int vector = vector_length_for<ExecSpace>(avg);
-  const int rows_per_team = is_host_space<ExecSpace>() ? 256 : 256 / vector;
-  const int league = static_cast<int>(ceil_div<std::int64_t>(B.num_rows, rows_per_team));
-  const int team_size = is_host_space<ExecSpace>() ? 1 : rows_per_team;
-
   auto row_map = temp.allocate<Kokkos::View<Offset*, Device>>(
       space, "gustav::compression::row_map", B.num_rows + 1, false);
-  Kokkos::parallel_for("gustav::compression::count_runs", Policy(space, league, team_size, vector),
-                       CountRuns<Member, decltype(B.row_map), decltype(B.entries), decltype(row_map)>{
-                           B.row_map, B.entries, row_map, B.num_rows, rows_per_team});
+  using Rows = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  Kokkos::parallel_for("gustav::compression::count_runs", Rows(space, 0, B.num_rows),
+                       CountRuns<decltype(B.row_map), decltype(B.entries), decltype(row_map)>{B.row_map, B.entries,
+                                                                                              row_map});
   const std::int64_t runs = counts_to_offsets(space, row_map, "gustav::compression::scan_runs");
   ratio = static_cast<double>(runs) / static_cast<double>(B.nnz());
   if (!force && ratio > max_ratio) {
@@ -177,12 +145,10 @@ auto build_product_source(const ExecSpace& space, const BInput& B, bool try_comp
   }
   auto sets = temp.allocate<Kokkos::View<Ordinal*, Device>>(space, "gustav::compression::sets",
                                                             runs, false);
-  auto masks = temp.allocate<Kokkos::View<std::uint32_t*, Device>>(
-      space, "gustav::compression::masks", runs, true);
-  Kokkos::parallel_for("gustav::compression::fill_runs", Policy(space, league, team_size, vector),
-                       FillRuns<Member, decltype(B.row_map), decltype(B.entries), decltype(row_map),
-                                decltype(sets), decltype(masks)>{B.row_map, B.entries, row_map, sets,
-                                                                 masks, B.num_rows, rows_per_team});
+  auto masks = temp.allocate<Kokkos::View<std::uint32_t*, Device>>(space, "gustav::compression::masks", runs, false);
+  Kokkos::parallel_for("gustav::compression::fill_runs", Rows(space, 0, B.num_rows),
+                       FillRuns<decltype(B.row_map), decltype(B.entries), decltype(row_map), decltype(sets),
+                                decltype(masks)>{B.row_map, B.entries, row_map, sets, masks});
   Source s;
   s.row_map = row_map;
   s.keys = sets;

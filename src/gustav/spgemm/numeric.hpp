@@ -60,7 +60,7 @@ void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const 
   // multiply's symbolic phase has just run them on the same views).
   const bool full = plan.options_.validate_indices && !indices_checked;
   validate_csr(space, A, who, "A", true, full);
-  validate_csr(space, B, who, "B", true, full);
+  validate_csr(space, B, who, "B", true, full && !same_structure(A, B));
   check_values_extent(plan, c_values, who);
   const auto& schedule = plan.schedule_;
   if (schedule.binning.offsets.empty() || schedule.binning.offsets.back() == 0) return;
@@ -84,7 +84,7 @@ void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const 
     pass.c_values = c_values;
     pass.errors = errors;
     pass.max_load = schedule.max_load;
-    pass.a_nnz = A.nnz();
+    pass.prefetch_limit = schedule.prefetch_limit;
     PoolSizing pools = schedule.pools;
     pool_bytes = launch_tiers(space, pass, schedule.tiers, schedule.binning, pools, "gustav::numeric", temp);
   };

@@ -48,7 +48,7 @@ struct NumericPass {
   typename Types::c_values c_values;
   Kokkos::View<int, typename Types::device_type> errors;
   double max_load = 0.5;
-  std::int64_t a_nnz = 0;  ///< how far ahead rows of B may be prefetched
+  std::int64_t prefetch_limit = 0;  ///< rows of B are fetched ahead up to this entry of A (0: none)
 
   KOKKOS_INLINE_FUNCTION std::int64_t need(std::int64_t row) const {
     return static_cast<std::int64_t>(c_row_map(row + 1) - c_row_map(row));
@@ -138,7 +138,7 @@ struct NumericPass {
         } else {
           Kokkos::atomic_fetch_or(&errors(), int(error_structure_changed));
         }
-      }, rows_ahead(a_entries, a_nnz, b_row_map, b_entries, b_values));
+      }, rows_ahead(a_entries, prefetch_limit, b_row_map, b_entries, b_values));
     }
     team.team_barrier();
     if (scratch_values) {
@@ -199,7 +199,7 @@ struct NumericPass {
     Scalar* acc = c_values.data() + start;
     bool lost = false;
     walk_row_products(a_row_map, a_entries, b_row_map, row,
-                      rows_ahead(a_entries, a_nnz, b_row_map, b_entries, b_values),
+                      rows_ahead(a_entries, prefetch_limit, b_row_map, b_entries, b_values),
                       [&](const auto j, const auto p) {
                         const int q = position[b_entries(p)];
                         if (q >= 0) {

@@ -39,6 +39,9 @@ struct NumericSchedule {
   Binning<Device, Ordinal> binning;
   PoolSizing pools;
   double max_load = 0.5;
+  /// Thread-per-row passes fetch rows of B ahead up to this entry of A:
+  /// nnz(A), or 0 where A streams through B (prefetch_b_rows).
+  std::int64_t prefetch_limit = 0;
 };
 
 }  // namespace gustav::detail

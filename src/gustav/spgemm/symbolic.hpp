@@ -136,21 +136,22 @@ std::int64_t plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& map
 }
 
 /// Whether the write pass would get its dense accumulator (it has no other).
-template <class Types, class ExecSpace>
+template <class Types, class ExecSpace, class Source>
 bool write_pass_is_dense(const Mapping& mapping, const SpgemmOptions& options, std::int64_t b_cols) {
-  return dense_allowed(mapping, options, WritePass<ExecSpace, Types>::dense_bytes(b_cols));
+  return dense_allowed(mapping, options, WritePass<ExecSpace, Types, Source>::dense_bytes(b_cols));
 }
 
 /// gustav::multiply on the thread-per-row mapping: every row's columns and
 /// values written at once (write_pass.hpp), binned by the row's nnz. Returns
 /// the pools' bytes; `uses` gets the bins.
-template <class Types, class ExecSpace, class AIn, class BIn, class Plan, class ProductsView>
-std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, const BIn& B, Plan& plan,
-                                      const Mapping& mapping, const ProductsView& products, std::int64_t max_nnz,
+template <class Types, class ExecSpace, class AIn, class BIn, class Source, class Plan, class ProductsView>
+std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, const BIn& B, const Source& source,
+                                      Plan& plan, const Mapping& mapping, const ProductsView& products,
+                                      std::int64_t max_nnz,
                                       const typename Types::c_values& values, TempMemory& temp,
                                       std::vector<BinUse>& uses) {
   using Ordinal = typename Types::ordinal_type;
-  using Pass = WritePass<ExecSpace, Types>;
+  using Pass = WritePass<ExecSpace, Types, Source>;
   const auto row_map = plan.c_row_map_;
   TierRequest r;
   r.max_load = 0.5;
@@ -174,10 +175,12 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   pass.c_row_map = row_map;
   pass.c_entries = plan.c_entries_;
   pass.c_values = values;
+  pass.row_products = products;
+  pass.source = source;
   pass.errors = errors;
   pass.max_load = r.max_load;
   pass.bitmap_words = ceil_div<std::int64_t>(B.num_cols, std::int64_t(1) << column_set_shift);
-  pass.a_nnz = A.nnz();
+  pass.prefetch_limit = plan.schedule_.prefetch_limit;
   PoolSizing pools;
   pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(r.max_need, r.max_load));
   pools.dense_chunk_bytes = Pass::dense_bytes(B.num_cols);
@@ -237,7 +240,7 @@ std::size_t run_symbolic_pass(const ExecSpace& space, const AIn& A, const Source
     pass.sort_rows = plan.options_.sort_rows || !mapping.one_thread_per_row;
     pass.max_row_count = max_count_of<typename Types::c_offset_type>();
     pass.bitmap_words = ceil_div<std::int64_t>(b_cols, 32);
-    pass.a_nnz = A.nnz();
+    pass.prefetch_limit = plan.schedule_.prefetch_limit;
     pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(max_need, r.max_load));
     pools.dense_chunk_bytes = Pass::dense_bytes(b_cols);
     pool_bytes = launch_tiers(space, pass, tiers, binning, pools, label, temp);
@@ -272,7 +275,8 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   const Mapping mapping = choose_mapping(space, options);
   if (mapping.one_thread_per_row) {
     validate_csr(space, A, who, "A", check_values, options.validate_indices);
-    validate_csr(space, B, who, "B", check_values, options.validate_indices);
+    // B = A (a square matrix times itself) needs its indices checked once.
+    validate_csr(space, B, who, "B", check_values, options.validate_indices && !same_structure(A, B));
   } else {
     // The hierarchical mapping checks the rest on the device as it goes.
     validate_csr_extents(A, who, "A", check_values);
@@ -335,6 +339,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
       totals);
   stats.products = totals.products;
   stats.max_row_products = totals.max_products;
+  plan.schedule_.prefetch_limit = prefetch_b_rows(totals, A.nnz()) ? A.nnz() : 0;
 
   // Count pass: nnz of each row of C, then the row map.
   auto sets = temp.allocate<Kokkos::View<int*, Device>>(space, "gustav::symbolic::row_sets", A.num_rows, true);
@@ -354,14 +359,14 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
 
   plan.c_entries_ = allocate_view<typename Types::c_entries>(space, "gustav::symbolic::c_entries", nnz, false);
   stats.accumulator = dense_count ? "dense" : "hash";
-  // gustav::multiply writes columns and values in one walk where B did not
-  // compress (the fill pass would cost a full walk) and the write pass's
-  // dense accumulator fits. Where B compresses, the fill pass on the
-  // compressed B plus the sort-free numeric pass measured faster (2 threads:
-  // 7- and 27-point Laplacians, multigrid products, real matrices), and a
-  // hashing write pass was far slower on power-law rows (R-MAT, 2^20
-  // columns); gustav::multiply then runs the numeric phase after.
-  const bool one_walk = values && !source.compressed && write_pass_is_dense<Types, ExecSpace>(mapping, options, B.num_cols);
+  // gustav::multiply writes columns and values in one walk after counting
+  // wherever the write pass's dense accumulator fits (its runs of the
+  // compressed B mark the columns, B's entries add the values); otherwise,
+  // and always for gustav::symbolic, whose plan must hold C's structure
+  // before any value exists, the fill pass writes the columns and
+  // gustav::multiply runs the numeric phase after.
+  using Source = decltype(source);
+  const bool one_walk = values && write_pass_is_dense<Types, ExecSpace, Source>(mapping, options, B.num_cols);
   if (!one_walk) {
     // Fill pass: C's column indices, sorted per row.
     std::int64_t max_sets = 0;
@@ -374,18 +379,26 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
     stats.symbolic_pool_bytes = std::max(stats.symbolic_pool_bytes, fill_pool);
   }
   temp.release(sets);
-  release_product_source(source, temp);
 
-  // Numeric schedule, kept in the plan.
-  const double avg_b_row = static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows > 0 ? B.num_rows : 1);
   TempMemory numeric_temp;
   numeric_temp.set_budget(options.memory_budget_bytes);
-  const std::int64_t max_nnz = plan_numeric<Types>(space, plan, mapping, B.num_cols, avg_b_row, products, numeric_temp);
   if (one_walk) {
+    // The plan goes no further than gustav::multiply, so it needs no
+    // numeric schedule. The compressed B and the product counts stay for
+    // the write pass.
+    const std::int64_t max_nnz = max_row_nnz(space, plan.c_row_map_, A.num_rows);
     *values = allocate_view<typename Types::c_values>(space, "gustav::numeric::c_values", nnz, false);
     numeric_temp.add_resident(view_bytes(products));
-    stats.numeric_pool_bytes = write_rows_thread_per_row<Types>(space, A, B, plan, mapping, products, max_nnz,
+    if (source.compressed)
+      numeric_temp.add_resident(view_bytes(source.row_map) + view_bytes(source.keys) + view_bytes(source.masks));
+    stats.numeric_pool_bytes = write_rows_thread_per_row<Types>(space, A, B, source, plan, mapping, products, max_nnz,
                                                                 *values, numeric_temp, stats.numeric_bins);
+    release_product_source(source, temp);
+  } else {
+    release_product_source(source, temp);
+    // Numeric schedule, kept in the plan.
+    const double avg_b_row = static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows > 0 ? B.num_rows : 1);
+    plan_numeric<Types>(space, plan, mapping, B.num_cols, avg_b_row, products, numeric_temp);
   }
   temp.release(products);
   stats.symbolic_peak_temp_bytes = temp.peak();

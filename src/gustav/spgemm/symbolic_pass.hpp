@@ -44,7 +44,7 @@ struct SymbolicPass {
   bool sort_rows = true;
   std::int64_t max_row_count = 0;   ///< largest nnz a row of C may have in COffset
   std::int64_t bitmap_words = 0;    ///< long rows and dense rows: 32-bit words of a bitmap over B's columns
-  std::int64_t a_nnz = 0;           ///< how far ahead rows of B may be prefetched
+  std::int64_t prefetch_limit = 0;  ///< rows of B are fetched ahead up to this entry of A (0: none)
 
   KOKKOS_INLINE_FUNCTION std::int64_t need(std::int64_t row) const {
     return static_cast<std::int64_t>(need_of(row));
@@ -71,7 +71,7 @@ struct SymbolicPass {
       LeveledBitmap::carve(c, (b_cols + 31) / 32);
     } else {
       c.take<std::uint32_t>((b_cols + 31) / 32);
-      c.take<Ordinal>((b_cols + 31) / 32);
+      c.take<Ordinal>((b_cols + 31) / 32 + 1);
     }
     return c.used();
   }
@@ -154,7 +154,7 @@ struct SymbolicPass {
                                   Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
                                 }
                               },
-                              rows_ahead(a_entries, a_nnz, source.row_map, source.keys, source.masks));
+                              rows_ahead(a_entries, prefetch_limit, source.row_map, source.keys, source.masks));
     }
     if constexpr (Fill) {
       team.team_barrier();
@@ -346,7 +346,7 @@ struct SymbolicPass {
     const std::int64_t row = ctx.row;
     auto for_each_key = [&](const auto& f) {
       walk_row_products(a_row_map, a_entries, source.row_map, row,
-                        rows_ahead(a_entries, a_nnz, source.row_map, source.keys, source.masks),
+                        rows_ahead(a_entries, prefetch_limit, source.row_map, source.keys, source.masks),
                         [&](const auto, const auto p) {
                           const Ordinal key = source.keys(p);
                           const Ordinal w = source.compressed ? key : static_cast<Ordinal>(key >> column_set_shift);
@@ -365,11 +365,15 @@ struct SymbolicPass {
       });
     } else {
       std::uint32_t* words = c.take<std::uint32_t>(bitmap_words);
-      Ordinal* touched = c.take<Ordinal>(bitmap_words);
+      Ordinal* touched = c.take<Ordinal>(bitmap_words + 1);
       std::int64_t used = 0, nnz = 0;
+      // No branch on whether the word is new (it would mispredict on about
+      // every other key of a sparse row): its index goes into the list's
+      // spare slot either way and is kept by advancing the list's end.
       for_each_key([&](Ordinal w, std::uint32_t bits) {
         const std::uint32_t before = words[w];
-        if (before == 0) touched[used++] = w;
+        touched[used] = w;
+        used += before == 0 ? 1 : 0;
         words[w] = before | bits;
         nnz += popcount32(bits & ~before);
       });

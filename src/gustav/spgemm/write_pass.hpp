@@ -6,33 +6,39 @@
 /// of three times (count, fill, numeric). gustav::symbolic, whose plan must
 /// hold C's structure before any value exists, keeps the fill pass.
 ///
-/// The accumulator is dense (symbolic.hpp runs this pass only when that fits
-/// and B did not compress): a value per column of B and a leveled bitmap over
-/// the columns (leveled_bitmap.hpp). A column's first product sets its value,
-/// later ones add (nothing is zeroed per row); the row goes out in column
-/// order by descending the bitmap's levels (no sort), which also clears it.
+/// The accumulator is dense (symbolic.hpp runs this pass only when that
+/// fits): a value per column of B, a bitmap over the columns with two
+/// summary levels (leveled_bitmap.hpp), and the list of the bitmap's words
+/// the row set. Values start at zero and are cleared as the row goes out.
+/// Where B compresses, each run of a row of B (a word and its mask) marks
+/// the bitmap once and B's entries only add values. The row goes out in
+/// column order: by a scan of its words where they lie close together, by
+/// sorting the list where it is nearly in order, and by descending the
+/// summary levels otherwise; no branch in the walk itself depends on
+/// whether a column is new, except where most are not.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
-#include "gustav/accumulators/leveled_bitmap.hpp"
 #include "gustav/analysis/tiers.hpp"
+#include "gustav/accumulators/leveled_bitmap.hpp"
 #include "gustav/common/bits.hpp"
 #include "gustav/common/concurrency.hpp"
 #include "gustav/common/launch.hpp"
 #include "gustav/common/prefetch.hpp"
 #include "gustav/compression/compressed_rows.hpp"
 #include "gustav/spgemm/row_context.hpp"
+#include "gustav/team/sort_and_scan.hpp"
 
 namespace gustav::detail {
 
-template <class ExecSpace, class Types>
+template <class ExecSpace, class Types, class Source>
 struct WritePass {
   using execution_space = ExecSpace;
   using Ordinal = typename Types::ordinal_type;
   using Scalar = typename Types::scalar_type;
   using Concurrency = Exclusive;  ///< one thread per row: no atomics
   static constexpr Ordinal empty = Ordinal(-1);
-  static constexpr int dense_fill_byte = 0;  ///< bitmaps start clear; values are set on first touch
+  static constexpr int dense_fill_byte = 0;  ///< bitmaps and values start at zero (and are left so)
   static constexpr bool has_long_prepare = false;
 
   typename Types::a_row_map a_row_map;
@@ -44,8 +50,10 @@ struct WritePass {
   Kokkos::View<const typename Types::c_offset_type*, typename Types::device_type> c_row_map;
   typename Types::c_entries c_entries;
   typename Types::c_values c_values;
+  Kokkos::View<const std::int64_t*, typename Types::device_type> row_products;  ///< products of each row
+  Source source;  ///< the compressed B where B compresses: its runs mark the bitmap
   Kokkos::View<int, typename Types::device_type> errors;
-  std::int64_t a_nnz = 0;
+  std::int64_t prefetch_limit = 0;  ///< rows of B are fetched ahead up to this entry of A (0: none)
   double max_load = 0.5;
   std::int64_t bitmap_words = 0;  ///< 32-bit words of the dense bitmap over B's columns
 
@@ -57,20 +65,23 @@ struct WritePass {
   KOKKOS_INLINE_FUNCTION static std::size_t region_bytes(int, std::int64_t) { return 0; }
   KOKKOS_INLINE_FUNCTION static std::size_t chunk_bytes_for(int) { return 0; }
 
-  /// The dense accumulator: a value per column and a leveled bitmap over
-  /// the columns (leveled_bitmap.hpp).
+  /// The dense accumulator: a bitmap over B's columns, the list of its
+  /// words the row has set (one slot spare: the walk writes a slot before it
+  /// knows whether to keep it), and a value per column.
   struct Dense {
     LeveledBitmap bitmap;
+    Ordinal* touched;
     Scalar* values;
   };
   KOKKOS_INLINE_FUNCTION static Dense dense_layout(Carver& c, std::int64_t words) {
     Dense d;
     d.bitmap = LeveledBitmap::carve(c, words);
+    d.touched = c.take<Ordinal>(words + 1);
     d.values = c.take<Scalar>(words << column_set_shift);
     return d;
   }
-  /// Dense accumulator bytes: a value per column, a little over a bit per
-  /// column for the bitmap and its summaries.
+  /// Dense accumulator bytes: a value per column, a little over a bit and a
+  /// word index per 32 columns.
   static std::size_t dense_bytes(std::int64_t b_cols) {
     Carver c(nullptr);
     dense_layout(c, ceil_div<std::int64_t>(b_cols, std::int64_t(1) << column_set_shift));
@@ -93,36 +104,117 @@ struct WritePass {
   template <class F>
   KOKKOS_INLINE_FUNCTION void for_each_product(std::int64_t row, const F& f) const {
     walk_row_products(a_row_map, a_entries, b_row_map, row,
-                      rows_ahead(a_entries, a_nnz, b_row_map, b_entries, b_values), f);
+                      rows_ahead(a_entries, prefetch_limit, b_row_map, b_entries, b_values), f);
   }
+
+  /// A row's read-out scans the bitmap between its lowest and highest word
+  /// where they are at most this many words per word set apart; sparser
+  /// rows sort their list of set words where it is nearly in order, and
+  /// descend the bitmap's summary levels otherwise.
+  static constexpr std::int64_t scan_words_per_set_word = 8;
+  /// A list of set words in at most this many ascending runs is put in
+  /// order by insertion, which costs little more than a pass over it.
+  static constexpr std::int64_t sorted_runs_max = 4;
+  /// Rows with at least this many products per entry of C test whether a
+  /// product's column is new before setting it.
+  static constexpr std::int64_t branching_products_per_entry = 4;
 
   KOKKOS_INLINE_FUNCTION void dense_row(const RowContext& ctx) const {
     const std::int64_t row = ctx.row;
     Carver c(ctx.chunk);
     const Dense d = dense_layout(c, bitmap_words);
-    for_each_product(row, [&](const auto j, const auto p) {
-      const Ordinal col = b_entries(p);
-      const std::uint32_t bit = std::uint32_t(1) << (col & 31);
-      const Scalar product = a_values(j) * b_values(p);
-      if (d.bitmap.set(static_cast<std::int64_t>(col) >> 5, bit) & bit) {
-        d.values[col] += product;
-      } else {
-        d.values[col] = product;
-      }
-    });
+    std::int64_t set_words = 0;
     const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
     const std::int64_t end = static_cast<std::int64_t>(c_row_map(row + 1));
+    if (source.compressed) {
+      // Each run of a row of B marks its word once, and B's own entries
+      // only add values: products of neighbouring columns would otherwise
+      // set the same word one after the other, each waiting for the last.
+      const RowsAhead<decltype(a_entries), decltype(source.row_map), decltype(source.keys),
+                      decltype(source.masks)>
+          runs_ahead{a_entries, source.row_map, source.keys, source.masks, prefetch_limit};
+      const auto ahead = rows_ahead(a_entries, prefetch_limit, b_row_map, b_entries, b_values);
+      for (auto j = a_row_map(row); j < a_row_map(row + 1); ++j) {
+        runs_ahead.at(static_cast<std::int64_t>(j));
+        ahead.at(static_cast<std::int64_t>(j));
+        const auto k = a_entries(j);
+        for (auto q = source.row_map(k); q < source.row_map(k + 1); ++q) {
+          const Ordinal w = source.keys(q);
+          const std::uint32_t before = d.bitmap.words[w];
+          d.bitmap.words[w] = before | source.masks(q);
+          d.touched[set_words] = w;
+          set_words += before == 0 ? 1 : 0;
+        }
+        const Scalar a = a_values(j);
+        for (auto p = b_row_map(k); p < b_row_map(k + 1); ++p) d.values[b_entries(p)] += a * b_values(p);
+      }
+    } else if (row_products(row) >= branching_products_per_entry * (end - start)) {
+      // Most products add to a column already set: testing the bit first
+      // skips the bitmap's store, whose store-to-load chain would otherwise
+      // tie every product to the previous one of the same word.
+      for_each_product(row, [&](const auto j, const auto p) {
+        const Ordinal col = b_entries(p);
+        const Ordinal w = col >> column_set_shift;
+        const std::uint32_t bit = std::uint32_t(1) << (col & ((1 << column_set_shift) - 1));
+        const std::uint32_t before = d.bitmap.words[w];
+        if (!(before & bit)) {
+          d.bitmap.words[w] = before | bit;
+          if (before == 0) d.touched[set_words++] = w;
+        }
+        d.values[col] += a_values(j) * b_values(p);
+      });
+    } else {
+      // Most products start a column: no branch depends on that (it would
+      // mispredict on about every other product). A value is added to zero
+      // as well as to a partial sum, and a word's index goes into the list
+      // either way and is kept by advancing the list's end.
+      for_each_product(row, [&](const auto j, const auto p) {
+        const Ordinal col = b_entries(p);
+        const Ordinal w = col >> column_set_shift;
+        const std::uint32_t before = d.bitmap.words[w];
+        d.bitmap.words[w] = before | (std::uint32_t(1) << (col & ((1 << column_set_shift) - 1)));
+        d.touched[set_words] = w;
+        set_words += before == 0 ? 1 : 0;
+        d.values[col] += a_values(j) * b_values(p);
+      });
+    }
     std::int64_t out = start;
-    d.bitmap.drain([&](std::int64_t w, std::uint32_t word) {
+    // Writes a word's columns and values in order and clears both.
+    auto emit = [&](std::int64_t w, std::uint32_t word) {
+      d.bitmap.words[w] = 0;
       for (; word; word &= word - 1) {
-        const std::int64_t col = (w << 5) + lowest_bit32(word);
+        const std::int64_t col = (w << column_set_shift) + lowest_bit32(word);
         if (out < end) {
           c_entries(out) = static_cast<Ordinal>(col);
           c_values(out) = d.values[col];
         }
+        d.values[col] = Scalar(0);
         ++out;
       }
-    });
+    };
+    // The list comes in a few ascending runs where B's rows overlap (a
+    // stencil's rows), in no order where they are random: count where it
+    // steps down.
+    std::int64_t lo = bitmap_words, hi = -1, descents = 0;
+    for (std::int64_t t = 0; t < set_words; ++t) {
+      const std::int64_t w = d.touched[t];
+      descents += w < hi ? 1 : 0;  // below the highest so far: a step down
+      lo = w < lo ? w : lo;
+      hi = w > hi ? w : hi;
+    }
+    if (hi - lo + 1 <= scan_words_per_set_word * set_words) {
+      for (std::int64_t w = lo; w <= hi; ++w)
+        if (d.bitmap.words[w]) emit(w, d.bitmap.words[w]);
+    } else if (descents <= sorted_runs_max) {
+      insertion_sort(d.touched, set_words);
+      for (std::int64_t t = 0; t < set_words; ++t) emit(d.touched[t], d.bitmap.words[d.touched[t]]);
+    } else {
+      // Scattered words: their summary levels, set from the list now rather
+      // than during the walk (a branch per product), give them in order
+      // without a sort.
+      for (std::int64_t t = 0; t < set_words; ++t) d.bitmap.mark_summaries(d.touched[t]);
+      d.bitmap.drain(lo, hi, emit);
+    }
     if (out != end) Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
   }
 };

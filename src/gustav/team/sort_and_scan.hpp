@@ -82,6 +82,20 @@ KOKKOS_INLINE_FUNCTION void exclusive_scan_pow2(const Member& team, T* a, int n)
 }
 
 /// Sequential sort of keys[0, n) with payload (nullptr: keys only), for one
+/// CPU thread: insertion sort of keys, for short or nearly sorted ranges.
+template <class Key>
+KOKKOS_INLINE_FUNCTION void insertion_sort(Key* keys, std::int64_t n) {
+  for (std::int64_t i = 1; i < n; ++i) {
+    const Key k = keys[i];
+    std::int64_t j = i - 1;
+    while (j >= 0 && keys[j] > k) {
+      keys[j + 1] = keys[j];
+      --j;
+    }
+    keys[j + 1] = k;
+  }
+}
+
 /// CPU thread: insertion sort for short ranges inside an explicit-stack
 /// quicksort (no recursion, so it is legal in any Kokkos kernel).
 template <class Key, class Payload>

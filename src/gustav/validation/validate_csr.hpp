@@ -85,6 +85,18 @@ bool validate_csr_extents(const Input& m, const char* who, const char* name, boo
   return true;
 }
 
+/// Whether two operands are the same arrays of the same shape, so that the
+/// O(nnz) checks of one hold for the other.
+template <class InputA, class InputB>
+bool same_structure(const InputA& a, const InputB& b) {
+  return a.num_rows == b.num_rows && a.num_cols == b.num_cols &&
+         static_cast<const void*>(a.row_map.data()) == static_cast<const void*>(b.row_map.data()) &&
+         a.row_map.extent(0) == b.row_map.extent(0) &&
+         sizeof(typename decltype(a.row_map)::value_type) == sizeof(typename decltype(b.row_map)::value_type) &&
+         static_cast<const void*>(a.entries.data()) == static_cast<const void*>(b.entries.data()) &&
+         a.entries.extent(0) == b.entries.extent(0);
+}
+
 /// Checks one CSR operand. `who` is the API function ("gustav::multiply"),
 /// `name` the operand ("A"). Throws gustav::invalid_input.
 template <class ExecSpace, class Input>
