@@ -12,14 +12,17 @@ enum class Accumulator {
   hash,       ///< two-level hashmap, cache-sized level 1
   dense,      ///< one dense array per thread over the columns of B (KKSPEED): a bitmap
               ///< (with touched words when counting, two summary levels when filling), a
-              ///< value per column beside the leveled bitmap in gustav::multiply's write
-              ///< pass, an int per column in the numeric phase
+              ///< value per column beside the leveled bitmap and its list of touched words
+              ///< in gustav::multiply's write pass, an int per column in the numeric phase
 };
 
-/// Compression of B for the symbolic phase: each row becomes pairs
-/// (column-set index, 32-bit mask), so row unions are bit operations.
+/// Compression of B for the CPU's thread-per-row mapping: each row becomes
+/// pairs (column-set index, 32-bit mask), so row unions in the counting and
+/// fill passes are bit operations, and gustav::multiply's write pass marks
+/// its columns a pair at a time. The hierarchical mapping (GPUs) does not
+/// compress.
 enum class Compression {
-  automatic,  ///< compress when it removes at least a fifth of B's entries (a tenth on CPUs)
+  automatic,  ///< compress when it removes at least a tenth of B's entries
   always,
   never,
 };

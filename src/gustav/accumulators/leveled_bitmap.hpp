@@ -25,7 +25,7 @@ struct LeveledBitmap {
   KOKKOS_INLINE_FUNCTION static std::int64_t words_above(std::int64_t words) { return (words + 31) >> 5; }
 
   /// The bitmap of `words` 32-bit words carved from `c` (which must start zeroed).
-  KOKKOS_INLINE_FUNCTION static LeveledBitmap carve(Carver& c, std::int64_t words) {
+  KOKKOS_FORCEINLINE_FUNCTION static LeveledBitmap carve(Carver& c, std::int64_t words) {
     LeveledBitmap b;
     b.words = c.take<std::uint32_t>(words);
     b.summary = c.take<std::uint32_t>(words_above(words));

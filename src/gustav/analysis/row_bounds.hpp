@@ -13,8 +13,11 @@ struct RowBoundTotals {
   std::int64_t max_products = 0;
   std::int64_t max_need = 0;
   /// Entries of A that name a row of B just after the one named by the same
-  /// entry of the row above (see RowBounds::streamed_entries).
+  /// entry of the row above (see RowBounds).
   std::int64_t streamed_entries = 0;
+  /// With RowBounds::check: rows of A whose row map decreases, and entries
+  /// naming no row of B.
+  std::int64_t faults = 0;
 };
 
 /// Whether the thread-per-row passes should fetch rows of B ahead in
@@ -37,6 +40,12 @@ struct RowBounds {
   NeedView need;
   NeedView products_of;  ///< products per row
   std::int64_t key_universe;  ///< distinct keys possible (columns or column sets)
+  /// Check A as it is read (its row map decreasing, its columns outside B's
+  /// rows), so that A needs no pass of its own for its checks: a faulty
+  /// entry is counted and not followed into B.
+  bool check = false;
+  std::int64_t a_nnz = 0;
+  std::int64_t b_rows = 0;
 
   /// Rows of B whose distance from the one named by the same entry of the
   /// row above is at most this count as streamed.
@@ -51,8 +60,18 @@ struct RowBounds {
     const auto above = i > 0 ? a_row_map(i - 1) : begin;
     const bool aligned = i > 0 && end - begin == begin - above;
     std::int64_t streamed = 0;
+    // A row map that steps down or out of [0, nnz(A)] names entries that
+    // are not there: the row is a fault and is not read.
+    if (check && (static_cast<std::int64_t>(begin) < 0 || end < begin || static_cast<std::int64_t>(end) > a_nnz)) {
+      t.faults += 1;
+      return;
+    }
     for (auto j = begin; j < end; ++j) {
       const auto k = a_entries(j);
+      if (check && (static_cast<std::int64_t>(k) < 0 || static_cast<std::int64_t>(k) >= b_rows)) {
+        t.faults += 1;
+        continue;
+      }
       products += static_cast<std::int64_t>(b_row_map(k + 1) - b_row_map(k));
       bound += static_cast<std::int64_t>(source_row_map(k + 1) - source_row_map(k));
       if (aligned) {
@@ -72,12 +91,14 @@ struct RowBounds {
   KOKKOS_INLINE_FUNCTION void join(value_type& a, const value_type& b) const {
     a.products += b.products;
     a.streamed_entries += b.streamed_entries;
+    a.faults += b.faults;
     if (b.max_products > a.max_products) a.max_products = b.max_products;
     if (b.max_need > a.max_need) a.max_need = b.max_need;
   }
   KOKKOS_INLINE_FUNCTION void join(volatile value_type& a, const volatile value_type& b) const {
     a.products += b.products;
     a.streamed_entries += b.streamed_entries;
+    a.faults += b.faults;
     if (b.max_products > a.max_products) a.max_products = b.max_products;
     if (b.max_need > a.max_need) a.max_need = b.max_need;
   }

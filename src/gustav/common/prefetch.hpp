@@ -8,6 +8,7 @@
 /// On GPUs, which hide latency with other warps, it compiles to nothing.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <type_traits>
 
 namespace gustav::detail {
 
@@ -25,22 +26,25 @@ KOKKOS_FORCEINLINE_FUNCTION void prefetch(const void* p) {
 #endif
 }
 
-/// Prefetches the rows of B named by A's entries ahead of entry j.
-template <class AEntries, class BRowMap, class BEntries, class BValues>
+/// Prefetches the rows of B named by A's entries ahead of entry j. Holds raw
+/// pointers: it is made once per row, and copying views there (reference
+/// counts checked on every copy) cost more than the fetches saved on short
+/// rows.
+template <class AOrdinal, class BOffset, class BEntry, class BValue>
 struct RowsAhead {
   static constexpr std::int64_t distance = 8;  ///< entries of A between the row's fetch and its use
-  AEntries a_entries;
-  BRowMap b_row_map;
-  BEntries b_entries;
-  BValues b_values;  ///< an empty view for passes that read no values
+  const AOrdinal* a_entries;
+  const BOffset* b_row_map;
+  const BEntry* b_entries;
+  const BValue* b_values;  ///< null for passes that read no values
   std::int64_t prefetch_limit = 0;  ///< nnz(A), or 0 to fetch nothing ahead
 
-  KOKKOS_INLINE_FUNCTION void at(std::int64_t j) const {
-    if (j + 2 * distance < prefetch_limit) prefetch(&b_row_map(a_entries(j + 2 * distance)));
+  KOKKOS_FORCEINLINE_FUNCTION void at(std::int64_t j) const {
+    if (j + 2 * distance < prefetch_limit) prefetch(b_row_map + a_entries[j + 2 * distance]);
     if (j + distance < prefetch_limit) {
-      const auto begin = b_row_map(a_entries(j + distance));
-      prefetch(b_entries.data() + begin);
-      if (b_values.data()) prefetch(b_values.data() + begin);
+      const auto begin = b_row_map[a_entries[j + distance]];
+      prefetch(b_entries + begin);
+      if (b_values) prefetch(b_values + begin);
     }
   }
 };
@@ -48,17 +52,20 @@ struct RowsAhead {
 /// RowsAhead over A's first `prefetch_limit` entries (nnz(A): entries past it are never
 /// read; 0 where the hardware prefetcher does better, row_bounds.hpp).
 template <class AEntries, class BRowMap, class BEntries, class BValues>
-KOKKOS_INLINE_FUNCTION RowsAhead<AEntries, BRowMap, BEntries, BValues> rows_ahead(const AEntries& a, std::int64_t prefetch_limit,
-                                                                                   const BRowMap& r, const BEntries& e,
-                                                                                   const BValues& v) {
-  return {a, r, e, v, prefetch_limit};
+KOKKOS_FORCEINLINE_FUNCTION auto rows_ahead(const AEntries& a, std::int64_t prefetch_limit, const BRowMap& r,
+                                            const BEntries& e, const BValues& v) {
+  using AOrdinal = std::remove_const_t<typename AEntries::value_type>;
+  using BOffset = std::remove_const_t<typename BRowMap::value_type>;
+  using BEntry = std::remove_const_t<typename BEntries::value_type>;
+  using BValue = std::remove_const_t<typename BValues::value_type>;
+  return RowsAhead<AOrdinal, BOffset, BEntry, BValue>{a.data(), r.data(), e.data(), v.data(), prefetch_limit};
 }
 
 /// One thread's walk over the products of row `row` of A (the CPU passes'
 /// dense rows): f(j, p) for each entry j of the row and each entry p of the
 /// row of B it names, in order, with `ahead` fetching rows of B in advance.
 template <class ARowMap, class AEntries, class BRowMap, class Ahead, class F>
-KOKKOS_INLINE_FUNCTION void walk_row_products(const ARowMap& a_row_map, const AEntries& a_entries,
+KOKKOS_FORCEINLINE_FUNCTION void walk_row_products(const ARowMap& a_row_map, const AEntries& a_entries,
                                               const BRowMap& b_row_map, std::int64_t row, const Ahead& ahead,
                                               const F& f) {
   for (auto j = a_row_map(row); j < a_row_map(row + 1); ++j) {

@@ -46,18 +46,39 @@ void release_product_source(Source& source, TempMemory& temp) {
 /// Counts the runs of each row of B into out(i + 1): a thread per row. (The
 /// thread-per-row mapping, on CPUs, is the only one that compresses; a team
 /// version with a vector scan and an atomic OR per entry took as long as
-/// the counting pass itself there.)
+/// the counting pass itself there.) With `check` it also counts
+/// B's faults as it reads B (a decreasing row map, a column outside
+/// [0, num_cols)), so B needs no pass of its own for its checks; the
+/// caller names the first fault through validate_csr.
 template <class RowMap, class Entries, class OutRowMap>
 struct CountRuns {
   RowMap row_map;
   Entries entries;
   OutRowMap out;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+  std::int64_t num_cols = 0;
+  std::int64_t nnz = 0;
+  bool check = false;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& faults) const {
     const auto begin = row_map(i), end = row_map(i + 1);
+    // A row map that steps down or out of [0, nnz(B)] names entries that
+    // are not there: the row is a fault and is not read.
+    if (check && (static_cast<std::int64_t>(begin) < 0 || end < begin || static_cast<std::int64_t>(end) > nnz)) {
+      out(i + 1) = 0;
+      faults += 1;
+      return;
+    }
     std::int64_t runs = begin < end ? 1 : 0;
     for (auto p = begin + 1; p < end; ++p)
       runs += (entries(p) >> column_set_shift) != (entries(p - 1) >> column_set_shift) ? 1 : 0;
     out(i + 1) = static_cast<typename OutRowMap::value_type>(runs);
+    if (check) {
+      std::int64_t bad = 0;
+      for (auto p = begin; p < end; ++p) {
+        const std::int64_t c = static_cast<std::int64_t>(entries(p));
+        bad += c < 0 || c >= num_cols ? 1 : 0;
+      }
+      faults += bad;
+    }
   }
 };
 
@@ -117,9 +138,12 @@ std::int64_t counts_to_offsets(const ExecSpace& space, const RowMapView& row_map
 /// Builds the compressed B. Returns the source with compressed == false (B
 /// itself) when `mode_always` is false and compression would keep more than
 /// `max_ratio` of B's entries; `ratio` receives compressed/original either way.
-template <class ExecSpace, class Device, class BInput>
-auto build_product_source(const ExecSpace& space, const BInput& B, bool try_compress,
-                          bool force, double max_ratio, TempMemory& temp, double& ratio) {
+/// With `check` it also checks B's row map and column indices as it reads
+/// them (`checked` tells whether it did: not where it does not compress at
+/// all) and calls `on_fault` before using them if they are malformed.
+template <class ExecSpace, class Device, class BInput, class OnFault>
+auto build_product_source(const ExecSpace& space, const BInput& B, bool try_compress, bool force, double max_ratio,
+                          bool check, const OnFault& on_fault, TempMemory& temp, double& ratio, bool& checked) {
   using Offset = std::remove_const_t<typename decltype(B.row_map)::value_type>;
   using Ordinal = std::remove_const_t<typename decltype(B.entries)::value_type>;
   using Source = ProductSource<Device, Offset, Ordinal>;
@@ -129,14 +153,22 @@ auto build_product_source(const ExecSpace& space, const BInput& B, bool try_comp
   plain.key_shift = 0;
   plain.compressed = false;
   ratio = 1.0;
+  checked = false;
   if (!try_compress || B.num_rows == 0 || B.nnz() == 0) return plain;
 
   auto row_map = temp.allocate<Kokkos::View<Offset*, Device>>(
       space, "gustav::compression::row_map", B.num_rows + 1, false);
   using Rows = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  Kokkos::parallel_for("gustav::compression::count_runs", Rows(space, 0, B.num_rows),
-                       CountRuns<decltype(B.row_map), decltype(B.entries), decltype(row_map)>{B.row_map, B.entries,
-                                                                                              row_map});
+  std::int64_t faults = 0;
+  Kokkos::parallel_reduce("gustav::compression::count_runs", Rows(space, 0, B.num_rows),
+                          CountRuns<decltype(B.row_map), decltype(B.entries), decltype(row_map)>{
+                              B.row_map, B.entries, row_map, B.num_cols, B.nnz(), check},
+                          faults);
+  checked = check;
+  if (faults > 0) {
+    temp.release(row_map);
+    on_fault();
+  }
   const std::int64_t runs = counts_to_offsets(space, row_map, "gustav::compression::scan_runs");
   ratio = static_cast<double>(runs) / static_cast<double>(B.nnz());
   if (!force && ratio > max_ratio) {

@@ -13,10 +13,10 @@ namespace gustav::detail {
 /// that carves it in the kernel.
 class Carver {
  public:
-  KOKKOS_INLINE_FUNCTION explicit Carver(char* base) : base_(base) {}
+  KOKKOS_FORCEINLINE_FUNCTION explicit Carver(char* base) : base_(base) {}
 
   template <class T>
-  KOKKOS_INLINE_FUNCTION T* take(std::int64_t n) {
+  KOKKOS_FORCEINLINE_FUNCTION T* take(std::int64_t n) {
     offset_ = (offset_ + 15) & ~std::size_t(15);
     T* p = base_ ? reinterpret_cast<T*>(base_ + offset_) : nullptr;
     offset_ += static_cast<std::size_t>(n) * sizeof(T);

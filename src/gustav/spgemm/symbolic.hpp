@@ -28,11 +28,10 @@
 
 namespace gustav::detail {
 
-/// Compression pays on GPUs when it removes at least a fifth of B's entries.
 /// On CPUs, where the symbolic passes are bound by the work per product and
-/// compressing costs one cheap pass over B, a tenth already pays: on an
-/// R-MAT graph at ratio 0.81 compression cut both passes by 30-40%.
-constexpr double compression_worthwhile_ratio = 0.8;
+/// compressing costs one cheap pass over B, removing a tenth of B's entries
+/// already pays: on an R-MAT graph at ratio 0.81 compression cut both passes
+/// by 30-40%. (The hierarchical mapping does not compress.)
 constexpr double compression_worthwhile_ratio_host = 0.9;
 
 /// On GPUs a row with more products than this many times the largest table
@@ -255,6 +254,15 @@ std::size_t run_symbolic_pass(const ExecSpace& space, const AIn& A, const Source
   return pool_bytes;
 }
 
+/// Throws the error naming the first fault of an operand that a pass found
+/// faulty as it read it (validate_csr's full checks find it again).
+template <class ExecSpace, class Input>
+[[noreturn]] void name_fault(const ExecSpace& space, const Input& m, const char* who, const char* name,
+                             bool need_values) {
+  validate_csr(space, m, who, name, need_values, true);
+  throw internal_error(std::string(who) + ": " + name + " was found malformed, but its checks found no fault");
+}
+
 /// The symbolic phase. With `values`, also the numeric phase, into a new
 /// array of C's values (gustav::multiply): on the hierarchical mapping the
 /// two then share one walk over the products.
@@ -274,9 +282,10 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   }
   const Mapping mapping = choose_mapping(space, options);
   if (mapping.one_thread_per_row) {
-    validate_csr(space, A, who, "A", check_values, options.validate_indices);
-    // B = A (a square matrix times itself) needs its indices checked once.
-    validate_csr(space, B, who, "B", check_values, options.validate_indices && !same_structure(A, B));
+    // The O(1) checks here; the O(nnz) ones as the analysis reads A and B
+    // (row_bounds, compression), or below where nothing reads them whole.
+    validate_csr(space, A, who, "A", check_values, false);
+    validate_csr(space, B, who, "B", check_values, false);
   } else {
     // The hierarchical mapping checks the rest on the device as it goes.
     validate_csr_extents(A, who, "A", check_values);
@@ -304,7 +313,10 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   temp.set_budget(options.memory_budget_bytes);
   plan.c_row_map_ = allocate_view<typename Types::c_row_map>(space, "gustav::symbolic::c_row_map", A.num_rows + 1, true);
 
+  const bool check = options.validate_indices;
   if (A.num_rows == 0 || A.nnz() == 0 || B.nnz() == 0) {
+    validate_csr(space, A, who, "A", check_values, check);
+    validate_csr(space, B, who, "B", check_values, check);
     plan.c_entries_ = allocate_view<typename Types::c_entries>(space, "gustav::symbolic::c_entries", 0, false);
     if (values) *values = allocate_view<typename Types::c_values>(space, "gustav::numeric::c_values", 0, false);
     plan_numeric<Types>(space, plan, mapping, B.num_cols, 1.0, Kokkos::View<std::int64_t*, Device>(), temp);
@@ -314,14 +326,17 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
     return plan;
   }
 
-  // Compressed B (or B itself) as the symbolic phase's source of keys.
+  // Compressed B (or B itself) as the symbolic phase's source of keys;
+  // compressing checks B as it reads it. B = A (a square matrix times
+  // itself) needs its indices checked once.
   double ratio = 1.0;
-  auto source = build_product_source<ExecSpace, Device>(space, B, options.compression != Compression::never,
-                                                              options.compression == Compression::always,
-                                                              mapping.one_thread_per_row
-                                                                  ? compression_worthwhile_ratio_host
-                                                                  : compression_worthwhile_ratio,
-                                                              temp, ratio);
+  bool b_checked = false;
+  const bool check_b = check && !same_structure(A, B);
+  auto source = build_product_source<ExecSpace, Device>(
+      space, B, options.compression != Compression::never, options.compression == Compression::always,
+      compression_worthwhile_ratio_host, check_b, [&] { name_fault(space, B, who, "B", check_values); }, temp, ratio,
+      b_checked);
+  if (check_b && !b_checked) validate_csr(space, B, who, "B", check_values, true);
   stats.compressed = source.compressed;
   stats.compression_ratio = ratio;
   const std::int64_t universe =
@@ -335,8 +350,10 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   Kokkos::parallel_reduce(
       "gustav::symbolic::row_bounds", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, A.num_rows),
       RowBounds<decltype(A.row_map), decltype(A.entries), decltype(B.row_map), decltype(source.row_map), decltype(need)>{
-          A.row_map, A.entries, B.row_map, source.row_map, need, products, universe},
+          A.row_map, A.entries, B.row_map, source.row_map, need, products, universe, check, A.nnz(), B.num_rows},
       totals);
+  // A fault was counted, not followed: the full check names the first one.
+  if (totals.faults > 0) name_fault(space, A, who, "A", check_values);
   stats.products = totals.products;
   stats.max_row_products = totals.max_products;
   plan.schedule_.prefetch_limit = prefetch_b_rows(totals, A.nnz()) ? A.nnz() : 0;

@@ -73,7 +73,7 @@ struct WritePass {
     Ordinal* touched;
     Scalar* values;
   };
-  KOKKOS_INLINE_FUNCTION static Dense dense_layout(Carver& c, std::int64_t words) {
+  KOKKOS_FORCEINLINE_FUNCTION static Dense dense_layout(Carver& c, std::int64_t words) {
     Dense d;
     d.bitmap = LeveledBitmap::carve(c, words);
     d.touched = c.take<Ordinal>(words + 1);
@@ -107,10 +107,10 @@ struct WritePass {
                       rows_ahead(a_entries, prefetch_limit, b_row_map, b_entries, b_values), f);
   }
 
-  /// A row's read-out scans the bitmap between its lowest and highest word
-  /// where they are at most this many words per word set apart; sparser
-  /// rows sort their list of set words where it is nearly in order, and
-  /// descend the bitmap's summary levels otherwise.
+  /// A row's read-out sorts its list of set words where the list is nearly
+  /// in order and sorting it costs less than scanning the words between its
+  /// lowest and highest; scans where those are at most this many words per
+  /// set word apart; and descends the bitmap's summary levels otherwise.
   static constexpr std::int64_t scan_words_per_set_word = 8;
   /// A list of set words in at most this many ascending runs is put in
   /// order by insertion, which costs little more than a pass over it.
@@ -130,9 +130,7 @@ struct WritePass {
       // Each run of a row of B marks its word once, and B's own entries
       // only add values: products of neighbouring columns would otherwise
       // set the same word one after the other, each waiting for the last.
-      const RowsAhead<decltype(a_entries), decltype(source.row_map), decltype(source.keys),
-                      decltype(source.masks)>
-          runs_ahead{a_entries, source.row_map, source.keys, source.masks, prefetch_limit};
+      const auto runs_ahead = rows_ahead(a_entries, prefetch_limit, source.row_map, source.keys, source.masks);
       const auto ahead = rows_ahead(a_entries, prefetch_limit, b_row_map, b_entries, b_values);
       for (auto j = a_row_map(row); j < a_row_map(row + 1); ++j) {
         runs_ahead.at(static_cast<std::int64_t>(j));
@@ -202,12 +200,13 @@ struct WritePass {
       lo = w < lo ? w : lo;
       hi = w > hi ? w : hi;
     }
-    if (hi - lo + 1 <= scan_words_per_set_word * set_words) {
-      for (std::int64_t w = lo; w <= hi; ++w)
-        if (d.bitmap.words[w]) emit(w, d.bitmap.words[w]);
-    } else if (descents <= sorted_runs_max) {
+    const std::int64_t span = hi - lo + 1;
+    if (descents <= sorted_runs_max && set_words * (descents + 1) < span) {
       insertion_sort(d.touched, set_words);
       for (std::int64_t t = 0; t < set_words; ++t) emit(d.touched[t], d.bitmap.words[d.touched[t]]);
+    } else if (span <= scan_words_per_set_word * set_words) {
+      for (std::int64_t w = lo; w <= hi; ++w)
+        if (d.bitmap.words[w]) emit(w, d.bitmap.words[w]);
     } else {
       // Scattered words: their summary levels, set from the list now rather
       // than during the walk (a branch per product), give them in order
