@@ -89,6 +89,11 @@ KOKKOS_INLINE_FUNCTION void add_count(std::int64_t* p, std::int64_t v) {
   static_assert(sizeof(unsigned long long) == sizeof(std::int64_t), "64-bit counters");
   Kokkos::atomic_add(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
 }
+/// add_count that returns the count before the addition.
+KOKKOS_INLINE_FUNCTION std::int64_t fetch_add_count(std::int64_t* p, std::int64_t v) {
+  return static_cast<std::int64_t>(
+      Kokkos::atomic_fetch_add(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v)));
+}
 /// *p = max(*p, v) for non-negative *p and v (where unsigned order is signed order).
 KOKKOS_INLINE_FUNCTION void raise_count(std::int64_t* p, std::int64_t v) {
   Kokkos::atomic_fetch_max(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));

@@ -115,9 +115,8 @@ struct AccumulateRows {
   int log2_slots = 0;
   int lanes = 1;  ///< lanes per worker (the policy's vector length)
 
-  /// Worker tables of at most this many slots per lane go out by rank,
+  /// Worker tables of at most rank_slots_per_lane slots per lane go out by rank,
   /// larger ones (and every table on hosts, with one lane) are sorted.
-  static constexpr int rank_slots_per_lane = 8;
   KOKKOS_INLINE_FUNCTION bool places_by_rank() const {
     return Level == RowLevel::worker && Output != RowOutput::reuse && (1 << log2_slots) <= rank_slots_per_lane * lanes;
   }

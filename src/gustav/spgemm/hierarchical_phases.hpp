@@ -46,7 +46,10 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
   auto& stats = plan.stats_;
   auto& schedule = plan.schedule_.hierarchical;
   schedule.used = true;
-  schedule.errors = Kokkos::View<std::int64_t, Device>(Kokkos::view_alloc(space, "gustav::symbolic::errors"));
+  // Zeroed by the first kernel that runs (count_hierarchical's summary
+  // clearing), not by a kernel of its own.
+  schedule.errors =
+      Kokkos::View<std::int64_t, Device>(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "gustav::symbolic::errors"));
 
   TempMemory temp, numeric_temp;
   temp.set_budget(plan.options_.memory_budget_bytes);
@@ -58,6 +61,7 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
     validate_csr(space, A, who, "A", check_values, plan.options_.validate_indices);
     validate_csr(space, B, who, "B", check_values, plan.options_.validate_indices);
     schedule.offsets.assign(1, 0);
+    Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
   } else {
     nnz = count_hierarchical<Types>(space, A, B, plan, mapping, who, check_values, temp, numeric_temp);
   }
