@@ -19,8 +19,8 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
-#include "gustav/analysis/tiers.hpp"
 #include "gustav/accumulators/leveled_bitmap.hpp"
+#include "gustav/analysis/tiers.hpp"
 #include "gustav/common/bits.hpp"
 #include "gustav/common/concurrency.hpp"
 #include "gustav/common/launch.hpp"
@@ -112,9 +112,10 @@ struct WritePass {
   /// lowest and highest; scans where those are at most this many words per
   /// set word apart; and descends the bitmap's summary levels otherwise.
   static constexpr std::int64_t scan_words_per_set_word = 8;
-  /// A list of set words in at most this many ascending runs is put in
-  /// order by insertion, which costs little more than a pass over it.
-  static constexpr std::int64_t sorted_runs_max = 4;
+  /// A list of set words in which at most this many words come after a
+  /// higher one is put in order by insertion: each such word moves at most
+  /// the list's length, the others not at all.
+  static constexpr std::int64_t late_words_max = 4;
   /// Rows with at least this many products per entry of C test whether a
   /// product's column is new before setting it.
   static constexpr std::int64_t branching_products_per_entry = 4;
@@ -190,19 +191,19 @@ struct WritePass {
         ++out;
       }
     };
-    // The list comes in a few ascending runs where B's rows overlap (a
-    // stencil's rows), in no order where they are random: count where it
-    // steps down.
-    std::int64_t lo = bitmap_words, hi = -1, descents = 0;
+    // The list is nearly in order where B's rows overlap (a stencil's
+    // rows), in no order where they are random: count the words that come
+    // after a higher one.
+    std::int64_t lo = bitmap_words, hi = -1, late = 0;
     for (std::int64_t t = 0; t < set_words; ++t) {
       const std::int64_t w = d.touched[t];
-      descents += w < hi ? 1 : 0;  // below the highest so far: a step down
+      late += w < hi ? 1 : 0;
       lo = w < lo ? w : lo;
       hi = w > hi ? w : hi;
     }
     const std::int64_t span = hi - lo + 1;
-    if (descents <= sorted_runs_max && set_words * (descents + 1) < span) {
-      insertion_sort(d.touched, set_words);
+    if (late <= late_words_max && set_words * (late + 1) < span) {
+      insertion_sort_pairs(d.touched, static_cast<int*>(nullptr), set_words);
       for (std::int64_t t = 0; t < set_words; ++t) emit(d.touched[t], d.bitmap.words[d.touched[t]]);
     } else if (span <= scan_words_per_set_word * set_words) {
       for (std::int64_t w = lo; w <= hi; ++w)

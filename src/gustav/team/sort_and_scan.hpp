@@ -81,21 +81,26 @@ KOKKOS_INLINE_FUNCTION void exclusive_scan_pow2(const Member& team, T* a, int n)
   }
 }
 
-/// Sequential sort of keys[0, n) with payload (nullptr: keys only), for one
-/// CPU thread: insertion sort of keys, for short or nearly sorted ranges.
-template <class Key>
-KOKKOS_INLINE_FUNCTION void insertion_sort(Key* keys, std::int64_t n) {
+/// Insertion sort of keys[0, n) with payload (nullptr: keys only), for one
+/// CPU thread: for short ranges, and for nearly sorted ones, where it costs
+/// little more than a pass.
+template <class Key, class Payload>
+KOKKOS_INLINE_FUNCTION void insertion_sort_pairs(Key* keys, Payload* payload, std::int64_t n) {
   for (std::int64_t i = 1; i < n; ++i) {
     const Key k = keys[i];
+    const Payload v = payload ? payload[i] : Payload();
     std::int64_t j = i - 1;
     while (j >= 0 && keys[j] > k) {
       keys[j + 1] = keys[j];
+      if (payload) payload[j + 1] = payload[j];
       --j;
     }
     keys[j + 1] = k;
+    if (payload) payload[j + 1] = v;
   }
 }
 
+/// Sequential sort of keys[0, n) with payload (nullptr: keys only), for one
 /// CPU thread: insertion sort for short ranges inside an explicit-stack
 /// quicksort (no recursion, so it is legal in any Kokkos kernel).
 template <class Key, class Payload>
@@ -105,18 +110,7 @@ KOKKOS_INLINE_FUNCTION void sequential_sort_pairs(Key* keys, Payload* payload, s
   std::int64_t lo = 0, hi = n - 1;
   while (true) {
     if (hi - lo < 16) {
-      for (std::int64_t i = lo + 1; i <= hi; ++i) {
-        const Key k = keys[i];
-        const Payload v = payload ? payload[i] : Payload();
-        std::int64_t j = i - 1;
-        while (j >= lo && keys[j] > k) {
-          keys[j + 1] = keys[j];
-          if (payload) payload[j + 1] = payload[j];
-          --j;
-        }
-        keys[j + 1] = k;
-        if (payload) payload[j + 1] = v;
-      }
+      insertion_sort_pairs(keys + lo, payload ? payload + lo : payload, hi - lo + 1);
       if (top == 0) return;
       hi = stack[--top];
       lo = stack[--top];
