@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <string>
+#include <vector>
 
 namespace gustav::bench {
 
@@ -14,9 +16,12 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 struct Recorder {
-  bool active = false;
+  bool active = false;    ///< kernel times (fenced)
+  bool timeline = false;  ///< events, nothing fenced
   std::map<std::uint64_t, std::pair<std::string, Clock::time_point>> open;
   std::map<std::string, KernelTime> totals;
+  Clock::time_point started;
+  std::vector<TimelineEvent> events;
   std::uint64_t next_id = 1;
 };
 
@@ -25,9 +30,21 @@ Recorder& recorder() {
   return r;
 }
 
+void note(const std::string& what) {
+  auto& r = recorder();
+  if (r.timeline) r.events.push_back({std::chrono::duration<double>(Clock::now() - r.started).count(), what});
+}
+
+std::string bytes_text(std::uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f MiB", static_cast<double>(bytes) / (1 << 20));
+  return text;
+}
+
 void begin(const char* name, const uint32_t, uint64_t* id) {
   auto& r = recorder();
   *id = r.next_id++;
+  note(std::string("launch ") + name);
   if (!r.active) return;
   Kokkos::fence();
   r.open[*id] = {name, Clock::now()};
@@ -35,6 +52,7 @@ void begin(const char* name, const uint32_t, uint64_t* id) {
 
 void end(const uint64_t id) {
   auto& r = recorder();
+  note("launched");
   const auto it = r.open.find(id);
   if (it == r.open.end()) return;
   Kokkos::fence();
@@ -55,6 +73,24 @@ void install() {
     tools::set_end_parallel_reduce_callback(end);
     tools::set_begin_parallel_scan_callback(begin);
     tools::set_end_parallel_scan_callback(end);
+    tools::set_allocate_data_callback(
+        [](const Kokkos::Tools::SpaceHandle, const char* label, const void*, const uint64_t bytes) {
+          note(std::string("allocated ") + label + " " + bytes_text(bytes));
+        });
+    tools::set_deallocate_data_callback(
+        [](const Kokkos::Tools::SpaceHandle, const char* label, const void*, const uint64_t bytes) {
+          note(std::string("free ") + label + " " + bytes_text(bytes));
+        });
+    tools::set_begin_deep_copy_callback([](Kokkos::Tools::SpaceHandle dst, const char* dst_label, const void*,
+                                           Kokkos::Tools::SpaceHandle src, const char*, const void*,
+                                           uint64_t bytes) {
+      note(std::string("copy ") + src.name + " -> " + dst.name + " " + dst_label + " " + bytes_text(bytes));
+    });
+    tools::set_end_deep_copy_callback([]() { note("copied"); });
+    tools::set_begin_fence_callback([](const char* name, const uint32_t, uint64_t*) {
+      note(std::string("fence ") + name);
+    });
+    tools::set_end_fence_callback([](uint64_t) { note("fenced"); });
   });
 }
 
@@ -68,6 +104,33 @@ KernelTimer::KernelTimer() {
 }
 
 KernelTimer::~KernelTimer() { recorder().active = false; }
+
+Timeline::Timeline() {
+  install();
+  recorder().events.clear();
+  recorder().started = Clock::now();
+  recorder().timeline = true;
+}
+
+Timeline::~Timeline() { recorder().timeline = false; }
+
+std::vector<TimelineEvent> Timeline::events() const { return recorder().events; }
+
+void print_timeline(const std::vector<TimelineEvent>& events) {
+  std::map<std::string, std::pair<int, double>> by_kind;
+  double last = 0;
+  std::printf("  %10s %10s  %s\n", "at us", "+us", "event");
+  for (const auto& e : events) {
+    const double gap = e.seconds - last;
+    std::printf("  %10.1f %10.1f  %s\n", e.seconds * 1e6, gap * 1e6, e.what.c_str());
+    auto& k = by_kind[e.what.substr(0, e.what.find(' '))];
+    k.first += 1;
+    k.second += gap;
+    last = e.seconds;
+  }
+  std::printf("  host time before each kind of event:\n");
+  for (const auto& [kind, k] : by_kind) std::printf("  %-12s %5d events %10.1f us\n", kind.c_str(), k.first, k.second * 1e6);
+}
 
 std::vector<KernelTime> KernelTimer::times() const {
   std::vector<KernelTime> v;

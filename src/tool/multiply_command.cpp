@@ -1,6 +1,7 @@
 // gustav multiply A.mtx|SPEC [B.mtx|SPEC] [-o C.mtx] [--space S] [--reps N]
 //                 [--json FILE] [--unsorted] [--accumulator automatic|hash|dense]
 //                 [--compression automatic|always|never] [--keep-positions]
+//                 [--kernel-times] [--timeline]
 // Multiplies, prints a summary (rows, nnz, products, nnz(C), times, GFLOP/s,
 // peak temporary memory) and optionally writes C and a JSON record.
 #include <cstdio>
@@ -96,7 +97,7 @@ std::string json_of(const Operands& ops, const std::string& space, const Summary
 }  // namespace
 
 int multiply_command(int argc, char** argv) {
-  const Arguments args(argc, argv, 2, {"unsorted", "kernel-times", "keep-positions"},
+  const Arguments args(argc, argv, 2, {"unsorted", "kernel-times", "timeline", "keep-positions"},
                        {"output", "space", "reps", "json", "accumulator", "compression", "memory-budget", "offsets", "check-rows"});
   if (args.positional().empty() || args.positional().size() > 2)
     throw UsageError{"multiply needs A (a .mtx file or a generator spec) and optionally B"};
@@ -145,6 +146,21 @@ int multiply_command(int argc, char** argv) {
     }
     std::printf("kernel times (multiply, then symbolic + numeric + reuse, every kernel fenced):\n");
     bench::print_kernel_times(times);
+  }
+  if (args.has("timeline")) {
+    // One more product, nothing fenced but the tool's own fences between
+    // the calls: where the host spends its time.
+    std::vector<bench::TimelineEvent> events;
+    {
+      bench::Timeline timeline;
+      with_space(space, [&](const auto& sp) {
+        return small ? multiply_on<int>(sp, ops, options, 0, 1, false)
+                     : multiply_on<std::int64_t>(sp, ops, options, 0, 1, false);
+      });
+      events = timeline.events();
+    }
+    std::printf("timeline (multiply, then symbolic + numeric + reuse; host clock, nothing fenced but between calls):\n");
+    bench::print_timeline(events);
   }
   if (keep_c) {
     write_matrix_market(args.get("output", ""), s.C);
