@@ -9,8 +9,9 @@
 ///
 /// Tiny rows keep their few products in registers. Worker and team rows
 /// accumulate in a hash table in team scratch: keys (and values) by column
-/// for the first two kinds, sorted in place afterwards (empty slots sort
-/// last); for reuse the table maps each column of the row to its position,
+/// for the first two kinds, with the row's keys also listed as they arrive,
+/// and the row goes out in column order from that list (by rank, or
+/// sorted); for reuse the table maps each column of the row to its position,
 /// values add up in a scratch array in the row's order and go out in one
 /// coalesced write, and a product whose column the row lacks raises
 /// error_structure_changed.
@@ -19,6 +20,7 @@
 
 #include "gustav/accumulators/hash_table.hpp"
 #include "gustav/analysis/row_bins.hpp"
+#include "gustav/common/bits.hpp"
 #include "gustav/common/concurrency.hpp"
 #include "gustav/spgemm/launch_teams.hpp"
 #include "gustav/spgemm/product_walk.hpp"
@@ -115,16 +117,14 @@ struct AccumulateRows {
   int log2_slots = 0;
   int lanes = 1;  ///< lanes per worker (the policy's vector length)
 
-  /// Worker tables of at most rank_slots_per_lane slots per lane go out by rank,
-  /// larger ones (and every table on hosts, with one lane) are sorted.
-  KOKKOS_INLINE_FUNCTION bool places_by_rank() const {
-    return Level == RowLevel::worker && Output != RowOutput::reuse && (1 << log2_slots) <= rank_slots_per_lane * lanes;
-  }
+  /// Rows that write their columns list their keys as they arrive: the
+  /// row then goes out from the list (place_row), never from the table.
+  static constexpr bool lists_keys = Output != RowOutput::reuse;
 
-  /// Scratch of one worker's (or the team's) table, its key list where the
-  /// row goes out by rank, and a worker's row cache.
+  /// Scratch of one worker's (or the team's) table, its key list, and the
+  /// row cache.
   KOKKOS_INLINE_FUNCTION std::size_t region_bytes() const {
-    return Layout::bytes(log2_slots) + (places_by_rank() ? Keys::bytes(log2_slots) : 0) +
+    return Layout::bytes(log2_slots) + (lists_keys ? Keys::bytes(log2_slots) : 0) +
            (Level == RowLevel::worker ? RowCache::bytes() : TeamRowCache::bytes());
   }
   std::size_t scratch_bytes(int workers) const {
@@ -145,16 +145,17 @@ struct AccumulateRows {
         Carver c(scratch);
         const Layout t = Layout::carve(c, log2_slots);
         clear_values(team, t);
+        const Keys keys = lists_keys ? Keys::carve(c, log2_slots) : Keys{};
         const TeamRowCache cache = TeamRowCache::at(c.take<char>(static_cast<std::int64_t>(TeamRowCache::bytes())));
         for (std::int64_t r = team.league_rank(); r < num_rows; r += team.league_size())
-          table_row(team, static_cast<std::int64_t>(rows(r)), t, Keys{}, cache, bits);
+          table_row(team, static_cast<std::int64_t>(rows(r)), t, keys, cache, bits);
       } else {
         // Each worker loops over rows; its key list and cache follow its table.
         char* mine = scratch + region * team.team_rank();
         Carver c(mine);
         const Layout t = Layout::carve(c, log2_slots);
         clear_values(team, t);
-        const Keys keys = places_by_rank() ? Keys::carve(c, log2_slots) : Keys{};
+        const Keys keys = lists_keys ? Keys::carve(c, log2_slots) : Keys{};
         const RowCache cache = RowCache::at(mine + c.used());  // 16-byte aligned
         for_each_worker_row(team, num_rows, [&](std::int64_t w) {
           table_row(team, static_cast<std::int64_t>(rows(w)), t, keys, cache, bits);
@@ -353,50 +354,67 @@ struct AccumulateRows {
         if constexpr (Output == RowOutput::values) Concurrent::add(t.values + s, Scalar(ops.a_values(j) * ops.b_values(p)));
       });
       Sync::sync(team);
-      if (keys.count) {
-        place_by_rank(team, t, keys, start, n, bits);
-      } else {
-        sort_and_write(team, t, start, n, bits);
-      }
+      place_row(team, t, keys, start, n, bits);
     }
     Sync::sync(team);
   }
 
-  /// Each key goes straight to its place in C's row: the number of smaller
-  /// keys in the row. The row's m keys lie packed in the key list; lane l
-  /// holds keys l, l + lanes, ... in registers and reads the list once, as
-  /// broadcasts (m * m / lanes comparisons, against slots * slots / lanes
-  /// when every slot of the table was read). No sort, no step between lanes.
-  KOKKOS_INLINE_FUNCTION void place_by_rank(const Member& team, const Layout& t, const Keys& keys, std::int64_t start,
-                                            std::int64_t n, int& bits) const {
+  /// A worker places its row by rank while each lane holds at most this
+  /// many of the row's keys, a team while each thread holds at most
+  /// team_rank_keys; larger rows sort their key list first.
+  static constexpr int worker_rank_keys = rank_slots_per_lane;
+  static constexpr int team_rank_keys = 2;
+
+  /// Writes the row's columns (and values) in column order from its key
+  /// list: by rank where each thread holds few keys (no step between the
+  /// threads, no barrier), else by sorting the list (a power of two at least
+  /// the row's n keys, not the whole table with its empty slots).
+  KOKKOS_INLINE_FUNCTION void place_row(const Member& team, const Layout& t, const Keys& keys, std::int64_t start,
+                                        std::int64_t n, int& bits) const {
     const int m = *keys.count;
     // The table must hold exactly the row's n columns.
     if (m != n) {
       bits |= error_table_full;
       return;
     }
-    const int per_lane = (m + lanes - 1) / lanes;  // at most rank_slots_per_lane
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](const int lane) {
-      if (per_lane <= 1) {
-        rank_keys<1>(t, keys, m, lane, start);
-      } else if (per_lane <= 2) {
-        rank_keys<2>(t, keys, m, lane, start);
-      } else if (per_lane <= 4) {
-        rank_keys<4>(t, keys, m, lane, start);
+    const int threads = Level == RowLevel::team ? team.team_size() * lanes : lanes;
+    const int per_thread = (m + threads - 1) / threads;
+    const int rank_limit = Level == RowLevel::team ? team_rank_keys : worker_rank_keys;
+    if (per_thread <= rank_limit) {
+      place_by_rank(team, t, keys, m, threads, per_thread, start);
+    } else {
+      place_sorted(team, t, keys, m, start);
+    }
+  }
+
+  /// Each key goes straight to its place in C's row: the number of smaller
+  /// keys in the row. Thread r holds keys r, r + threads, ... in registers
+  /// and reads the list once, as broadcasts (m * m / threads comparisons,
+  /// against slots * slots / threads when every slot of the table was read).
+  KOKKOS_INLINE_FUNCTION void place_by_rank(const Member& team, const Layout& t, const Keys& keys, int m,
+                                            int threads, int per_thread, std::int64_t start) const {
+    for_each(team, threads, [&](const int r) {
+      if (per_thread <= 1) {
+        rank_keys<1>(t, keys, m, r, threads, start);
+      } else if (per_thread <= 2) {
+        rank_keys<2>(t, keys, m, r, threads, start);
+      } else if (per_thread <= 4) {
+        rank_keys<4>(t, keys, m, r, threads, start);
       } else {
-        rank_keys<rank_slots_per_lane>(t, keys, m, lane, start);
+        rank_keys<worker_rank_keys>(t, keys, m, r, threads, start);
       }
     });
   }
 
-  /// One lane's part of place_by_rank: its at most K keys.
+  /// One thread's part of place_by_rank: its at most K keys.
   template <int K>
-  KOKKOS_INLINE_FUNCTION void rank_keys(const Layout& t, const Keys& keys, int m, int lane, std::int64_t start) const {
+  KOKKOS_INLINE_FUNCTION void rank_keys(const Layout& t, const Keys& keys, int m, int first, int stride,
+                                        std::int64_t start) const {
     Ordinal mine[K];
     int below[K];
 #pragma unroll
     for (int k = 0; k < K; ++k) {
-      const int i = lane + k * lanes;
+      const int i = first + k * stride;
       mine[k] = i < m ? keys.keys[i] : Ordinal(0);
       below[k] = 0;
     }
@@ -407,33 +425,29 @@ struct AccumulateRows {
     }
 #pragma unroll
     for (int k = 0; k < K; ++k) {
-      if (lane + k * lanes >= m) continue;
-      out.c_entries(start + below[k]) = mine[k];
-      if constexpr (Output == RowOutput::values) {
-        const Table table{t.keys, log2_slots};
-        out.c_values(start + below[k]) = t.values[table.find(mine[k], 1 << log2_slots)];
-      }
+      if (first + k * stride >= m) continue;
+      write_entry(t, start + below[k], mine[k]);
     }
   }
 
-  KOKKOS_INLINE_FUNCTION void sort_and_write(const Member& team, const Layout& t, std::int64_t start, std::int64_t n,
-                                             int& bits) const {
-    const int slots = 1 << log2_slots;
-    // Empty slots (key -1) sort last: the row's n columns come first.
+  /// The list padded with empty keys (which sort last) to a power of two,
+  /// sorted, and written out; values are found by key in the table.
+  KOKKOS_INLINE_FUNCTION void place_sorted(const Member& team, const Layout& t, const Keys& keys, int m,
+                                           std::int64_t start) const {
+    const int padded = static_cast<int>(next_pow2(m));
+    for_each(team, padded - m, [&](const int i) { keys.keys[m + i] = Table::empty; });
+    Sync::sync(team);
+    bitonic_sort_pairs<Sync>(team, keys.keys, static_cast<int*>(nullptr), padded);
+    for_each(team, m, [&](const int q) { write_entry(t, start + q, keys.keys[q]); });
+  }
+
+  /// C's entry at `at`: column `key`, and its value from the table.
+  KOKKOS_INLINE_FUNCTION void write_entry(const Layout& t, std::int64_t at, Ordinal key) const {
+    out.c_entries(at) = key;
     if constexpr (Output == RowOutput::values) {
-      bitonic_sort_pairs<Sync>(team, t.keys, t.values, slots);
-    } else {
-      bitonic_sort_pairs<Sync>(team, t.keys, static_cast<int*>(nullptr), slots);
+      const Table table{t.keys, log2_slots};
+      out.c_values(at) = t.values[table.find(key, 1 << log2_slots)];
     }
-    for_each(team, n, [&](std::int64_t q) {
-      out.c_entries(start + q) = t.keys[q];
-      if constexpr (Output == RowOutput::values) out.c_values(start + q) = t.values[q];
-    });
-    // The table must hold exactly the row's n columns.
-    Kokkos::single(Kokkos::PerThread(team), [&]() {
-      if ((n > 0 && t.keys[n - 1] == Table::empty) || (n < slots && t.keys[n] != Table::empty))
-        bits |= error_table_full;
-    });
   }
 };
 
