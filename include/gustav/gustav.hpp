@@ -6,6 +6,7 @@
 #include "gustav/host_csr.hpp"
 #include "gustav/info.hpp"
 #include "gustav/jacobi_prolongator.hpp"
+#include "gustav/memory.hpp"
 #include "gustav/openmp_binding.hpp"
 #include "gustav/options.hpp"
 #include "gustav/plan.hpp"

@@ -42,6 +42,7 @@ struct RowBin {
   RowLevel level = RowLevel::worker;
   std::int64_t max_need = 0;      ///< rows whose need is in (previous bin's, max_need]
   std::int64_t max_products = 0;  ///< ... and who have at most this many products
+  std::int64_t max_entries = 0;   ///< ... and at most this many entries of A
   int log2_slots = 0;             ///< hash table slots per row (worker and team bins)
   int vector_length = 1;          ///< lanes per worker
   int team_size = 1;              ///< workers per team
@@ -55,14 +56,17 @@ constexpr std::uint8_t no_bin = 0xFF;
 struct RowBinBounds {
   std::int64_t max_need[max_row_bins] = {};
   std::int64_t max_products[max_row_bins] = {};
+  std::int64_t max_entries[max_row_bins] = {};
   int count = 0;
 
-  /// Bin of a row with `products` products and accumulator need `need`:
-  /// no_bin for a row without products, else the first bin that takes both.
-  KOKKOS_INLINE_FUNCTION std::uint8_t of(std::int64_t products, std::int64_t need) const {
+  /// Bin of a row with `products` products from `entries` entries of A and
+  /// accumulator need `need`: no_bin for a row without products, else the
+  /// first bin that takes all three.
+  KOKKOS_INLINE_FUNCTION std::uint8_t of(std::int64_t products, std::int64_t need, std::int64_t entries) const {
     if (products <= 0) return no_bin;
     for (int b = 0; b < count; ++b)
-      if (need <= max_need[b] && products <= max_products[b]) return static_cast<std::uint8_t>(b);
+      if (need <= max_need[b] && products <= max_products[b] && entries <= max_entries[b])
+        return static_cast<std::uint8_t>(b);
     return static_cast<std::uint8_t>(count - 1);
   }
 };
@@ -74,6 +78,7 @@ inline RowBinBounds bounds_of(const std::vector<RowBin>& bins) {
   for (std::size_t i = 0; i < bins.size(); ++i) {
     b.max_need[i] = bins[i].max_need;
     b.max_products[i] = bins[i].max_products;
+    b.max_entries[i] = bins[i].max_entries;
   }
   return b;
 }
@@ -133,12 +138,20 @@ inline std::vector<RowBin> make_row_bins(const BinRequest& r) {
   tiny.level = RowLevel::tiny;
   tiny.max_need = std::numeric_limits<std::int64_t>::max();
   tiny.max_products = tiny_products;
+  tiny.max_entries = std::numeric_limits<std::int64_t>::max();
   tiny.team_size = r.host ? 1 : 128;
   bins.push_back(tiny);
 
   // A worker (at most a warp) takes rows of up to 64 products per slot; a
   // team up to 256 per slot; beyond that a row is split over several teams.
+  // A row walks A's entries a chunk at a time (32 for a worker, 256 for a
+  // team; dependent loads, and for a team its barriers), so a row of many
+  // entries goes to the several teams of the long rows however few
+  // products it has: a user x page graph's most active user (16,711 pages
+  // of few editors, 301 entries of C) kept one team at work for 0.3 ms.
   const std::int64_t worker_work = 64, team_work = 256;
+  const std::int64_t worker_entries = r.host ? std::numeric_limits<std::int64_t>::max() : 2048;
+  const std::int64_t team_entries = r.host ? std::numeric_limits<std::int64_t>::max() : 4096;
   int log2 = 5;
   for (; r.table_bytes(log2) <= r.scratch_max; ++log2) {
     const std::int64_t cap = table_capacity(log2, r.worker_load);
@@ -153,6 +166,7 @@ inline std::vector<RowBin> make_row_bins(const BinRequest& r) {
     b.level = RowLevel::worker;
     b.max_need = cap;
     b.max_products = worker_work << log2;
+    b.max_entries = worker_entries;
     b.log2_slots = log2;
     b.vector_length = lanes;
     b.team_size = workers;
@@ -168,6 +182,7 @@ inline std::vector<RowBin> make_row_bins(const BinRequest& r) {
     b.level = RowLevel::team;
     b.max_need = table_capacity(log2, r.team_load);
     b.max_products = team_work << log2;
+    b.max_entries = team_entries;
     b.log2_slots = log2;
     b.vector_length = r.host ? 1 : std::min(r.max_vector_length, 32);
     b.team_size = r.host ? 1 : std::max(1, r.threads_per_team / b.vector_length);
@@ -179,6 +194,7 @@ inline std::vector<RowBin> make_row_bins(const BinRequest& r) {
   long_rows.level = RowLevel::long_row;
   long_rows.max_need = std::numeric_limits<std::int64_t>::max();
   long_rows.max_products = std::numeric_limits<std::int64_t>::max();
+  long_rows.max_entries = std::numeric_limits<std::int64_t>::max();
   long_rows.vector_length = r.host ? 1 : std::min(r.max_vector_length, 32);
   long_rows.team_size = r.host ? 1 : std::max(1, r.threads_per_team / long_rows.vector_length);
   bins.push_back(long_rows);

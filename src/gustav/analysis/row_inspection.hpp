@@ -7,7 +7,9 @@
 ///   - finishes the rows of at most tiny_products products on the spot (the
 ///     nnz of such a row is its number of distinct columns);
 ///   - puts every other row in its symbolic bin, counting the bins' rows in
-///     team scratch so that the global counters see one atomic per team.
+///     team scratch so that the global counters see one atomic per team;
+///   - lists the hub rows of A (hundreds of entries or more) for
+///     hub_rows.hpp, whose kernel shares each one over many teams.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
@@ -30,6 +32,8 @@ struct InspectRows {
   RowBinView row_bin;                   ///< symbolic bin of each row (tiny rows: 0, also their numeric bin)
   SummaryView<Device> summary;
   RowBinBounds symbolic_bins;
+  /// Out: the hub rows (their number goes to SummarySlot::hubs).
+  Kokkos::View<std::int64_t*, Device, Kokkos::MemoryTraits<Kokkos::Unmanaged>> hub_rows;
   std::int64_t a_rows = 0;
   std::int64_t a_teams = 0;          ///< teams [0, a_teams) take rows of A, the rest entries of B
   std::int64_t rows_per_team = 0;
@@ -38,14 +42,12 @@ struct InspectRows {
   bool check_all_of_b = false;       ///< also check B's rows and entries that A does not reach
 
   /// Team scratch: the team's bin counters, then each worker's tiny buffer,
-  /// then the team's list of hub rows (by offset from its first row), then
-  /// each worker's list of its long rows.
+  /// then each worker's list of its longer rows.
   static constexpr int counters = max_row_bins + 3;  // symbolic rows per bin, tiny products, products, max
   static constexpr int rows_per_worker = 16;
   static std::size_t scratch_bytes(int workers) {
-    const std::size_t lists = (1 + static_cast<std::size_t>(workers) * rows_per_worker) +
-                              static_cast<std::size_t>(workers) * (1 + rows_per_worker);
-    // 64 bytes for the alignment of the four pieces (a host team aligns each).
+    const std::size_t lists = static_cast<std::size_t>(workers) * (1 + rows_per_worker);
+    // 64 bytes for the alignment of the three pieces (a host team aligns each).
     return (counters * sizeof(std::int64_t) + static_cast<std::size_t>(workers) * tiny_products * sizeof(Ordinal) +
             lists * sizeof(int) + 64 + 15) / 16 * 16;
   }
@@ -57,10 +59,16 @@ struct InspectRows {
   /// 0.33 ms, 225 warp instructions a row).
   static constexpr int lane_entries = 16;
 
-  /// A row of A with more entries than this many per lane is a hub row: the
-  /// whole team counts its products (a worker alone took 0.8 ms over a
-  /// user x page graph's users with 16,000 pages), after the other rows.
+  /// A row of A with more entries than this many per lane is a hub row,
+  /// left to hub_rows.hpp: a worker alone took 0.8 ms over a user x page
+  /// graph's users with 16,000 pages, and a team for each of its own hub
+  /// rows 0.38 ms, where one team held most of them.
   static constexpr int hub_entries_per_lane = 32;
+
+  /// The most hub rows A can have: each has more than hub_entries entries.
+  static std::int64_t max_hub_rows(std::int64_t a_nnz, int lanes) {
+    return a_nnz / (std::int64_t(hub_entries_per_lane) * lanes + 1) + 1;
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     if (static_cast<std::int64_t>(team.league_rank()) >= a_teams) {
@@ -71,12 +79,9 @@ struct InspectRows {
     auto* buffers = static_cast<Ordinal*>(
         team.team_scratch(0).get_shmem(static_cast<std::size_t>(team.team_size()) * tiny_products * sizeof(Ordinal)));
     Ordinal* buffer = buffers + team.team_rank() * tiny_products;
-    auto* hubs = static_cast<int*>(team.team_scratch(0).get_shmem(
-        (1 + static_cast<std::size_t>(team.team_size()) * rows_per_worker) * sizeof(int)));
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, int(counters)), [&](int c) {
       Kokkos::single(Kokkos::PerThread(team), [&]() { count[c] = 0; });
     });
-    Kokkos::single(Kokkos::PerTeam(team), [&]() { hubs[0] = 0; });
     if (team.league_rank() == 0) check_row_map_ends(team);
     team.team_barrier();
 
@@ -91,7 +96,7 @@ struct InspectRows {
     Kokkos::single(Kokkos::PerThread(team), [&]() { longer[0] = 0; });
     // A lane per row: lane l of worker w takes rows w * rows_per_worker + l,
     // + lanes, ... of the team's, so neighbouring lanes read neighbouring
-    // rows; longer rows go to the worker's list, hub rows to the team's.
+    // rows; longer rows go to the worker's list, hub rows to the global one.
     const std::int64_t mine = first + std::int64_t(team.team_rank()) * rows_per_worker;
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](const int lane) {
       std::int64_t products_sum = 0, tiny_sum = 0, most = 0;
@@ -99,7 +104,7 @@ struct InspectRows {
         std::int64_t a0, a1;
         if (!ops.a_row(row, a0, a1)) errors |= error_bad_a;
         if (a1 - a0 > hub_entries) {
-          hubs[1 + Kokkos::atomic_fetch_add(&hubs[0], 1)] = static_cast<int>(row - first);
+          hub_rows(fetch_add_count(&summary(SummarySlot::hubs), 1)) = row;
           continue;
         }
         if (a1 - a0 > own_entries) {
@@ -109,7 +114,8 @@ struct InspectRows {
         const std::int64_t products = lane_products(a0, a1, 0, 1, errors);
         const bool tiny = products > 0 && products <= tiny_products;
         const std::int64_t nnz = tiny ? distinct_columns(a0, a1, errors) : 0;
-        classify_row(row, products, nnz, count);
+        const std::uint8_t bin = classify_row(row, a1 - a0, products, nnz);
+        if (bin != no_bin) add_count(&count[bin], 1);
         products_sum += products;
         tiny_sum += tiny ? products : 0;
         most = products > most ? products : most;
@@ -131,43 +137,27 @@ struct InspectRows {
       errors |= row_errors;
       finish_row(team, row, a0, a1, products, buffer, count);
     }
-    team.team_barrier();
-    // Hub rows: every thread of the team takes a share of the entries.
-    const int threads = team.team_size() * lanes;
-    for (int h = 0; h < hubs[0]; ++h) {
-      const std::int64_t row = first + hubs[1 + h];
-      std::int64_t a0, a1;
-      ops.a_row(row, a0, a1);
-      std::int64_t products = 0;
-      int row_errors = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::TeamVectorRange(team, threads),
-          [&](const int t, std::int64_t& sum) { sum += lane_products(a0, a1, t, threads, row_errors); }, products);
-      errors |= row_errors;
-      if (team.team_rank() == 0) finish_row(team, row, a0, a1, products, buffer, count);
-      // The next hub's reduction reuses the scratch this one's result was
-      // read from.
-      team.team_barrier();
-    }
     if (errors) Kokkos::atomic_fetch_or(&summary(SummarySlot::errors), std::int64_t(errors));
     team.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, int(counters)), [&](int c) {
-      Kokkos::single(Kokkos::PerThread(team), [&]() {
-        const std::int64_t v = count[c];
-        if (v == 0) return;
-        if (c < max_row_bins) {
-          add_count(&summary(SummarySlot::symbolic_rows + c), v);
-          // Tiny rows are done here and are the numeric phase's tiny bin too.
-          if (c == 0) add_count(&summary(SummarySlot::numeric_rows), v);
-        } else if (c == max_row_bins) {
-          add_count(&summary(SummarySlot::numeric_products), v);
-        } else if (c == max_row_bins + 1) {
-          add_count(&summary(SummarySlot::products), v);
-        } else {
-          raise_count(&summary(SummarySlot::max_products), v);
-        }
-      });
+      Kokkos::single(Kokkos::PerThread(team), [&]() { flush_count(c, count[c]); });
     });
+  }
+
+  /// Adds tally c of a team's counters (value v) to the summary.
+  KOKKOS_INLINE_FUNCTION void flush_count(int c, std::int64_t v) const {
+    if (v == 0) return;
+    if (c < max_row_bins) {
+      add_count(&summary(SummarySlot::symbolic_rows + c), v);
+      // Tiny rows are done here and are the numeric phase's tiny bin too.
+      if (c == 0) add_count(&summary(SummarySlot::numeric_rows), v);
+    } else if (c == max_row_bins) {
+      add_count(&summary(SummarySlot::numeric_products), v);
+    } else if (c == max_row_bins + 1) {
+      add_count(&summary(SummarySlot::products), v);
+    } else {
+      raise_count(&summary(SummarySlot::max_products), v);
+    }
   }
 
   /// What the inspection does with a row whose products are counted, on one
@@ -196,22 +186,23 @@ struct InspectRows {
           nnz);
     }
     Kokkos::single(Kokkos::PerThread(team), [&]() {
-      classify_row(row, products, nnz, count);
+      const std::uint8_t bin = classify_row(row, a1 - a0, products, nnz);
+      if (bin != no_bin) add_count(&count[bin], 1);
       if (products > 0 && tiny) add_count(&count[max_row_bins], products);
       add_count(&count[max_row_bins + 1], products);
       raise_count(&count[max_row_bins + 2], products);
     });
   }
 
-  /// The row's symbolic bin, its team's count of the bin, and (for a tiny
-  /// or empty row, which is done here) its nnz.
-  KOKKOS_INLINE_FUNCTION void classify_row(std::int64_t row, std::int64_t products, std::int64_t nnz,
-                                           std::int64_t* count) const {
+  /// Puts the row in its symbolic bin and returns the bin; a tiny or empty
+  /// row, which is done here, also gets its nnz.
+  KOKKOS_INLINE_FUNCTION std::uint8_t classify_row(std::int64_t row, std::int64_t entries, std::int64_t products,
+                                                   std::int64_t nnz) const {
     const std::int64_t need = products < ops.b_cols ? products : ops.b_cols;
-    const std::uint8_t bin = symbolic_bins.of(products, need);
+    const std::uint8_t bin = symbolic_bins.of(products, need, entries);
     row_bin(row) = bin;
     if (products <= tiny_products) c_row_map(row + 1) = static_cast<typename Types::c_offset_type>(nnz);
-    if (bin != no_bin) add_count(&count[bin], 1);
+    return bin;
   }
 
   /// The distinct columns of a tiny row, by one thread: the columns stay in

@@ -109,7 +109,9 @@ class TempMemory {
     v = View();
   }
 
-  /// Counts memory that outlives the phase but belongs to it (plan arrays).
+  /// Counts memory that outlives the phase but belongs to it (plan arrays),
+  /// or a temporary the caller holds already (a kept block, which room()
+  /// allowed for).
   void add_resident(std::size_t bytes) {
     current_ += bytes;
     peak_ = std::max(peak_, current_);

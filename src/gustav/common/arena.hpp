@@ -5,12 +5,16 @@
 ///
 /// Use it in two steps with the same sequence of take() calls: first on a
 /// measuring arena (no memory) to learn the size, then on the real one.
+/// On devices the block comes from, and goes back to, the block cache
+/// (block_cache.hpp) where it can; release() after the device is done with
+/// it (a fence, or a copy to the host).
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "gustav/common/allocation.hpp"
+#include "gustav/common/block_cache.hpp"
 #include "gustav/errors.hpp"
 
 namespace gustav::detail {
@@ -28,7 +32,12 @@ class Arena {
   template <class ExecSpace>
   Arena(const ExecSpace& space, const std::string& label, std::size_t bytes, TempMemory& temp)
       : measuring_(false) {
-    storage_ = temp.allocate<Kokkos::View<std::uint64_t*, Device>>(space, label, (bytes + 7) / 8, false);
+    const std::size_t words = (bytes + 7) / 8;
+    if constexpr (BlockCache<Device>::keeps) {
+      storage_ = BlockCache<Device>::instance().take(words * 8, temp.room());
+      if (storage_.data()) temp.add_resident(view_bytes(storage_));
+    }
+    if (!storage_.data()) storage_ = temp.allocate<Kokkos::View<std::uint64_t*, Device>>(space, label, words, false);
     capacity_ = storage_.span() * sizeof(std::uint64_t);
   }
 
@@ -51,7 +60,11 @@ class Arena {
   /// Bytes taken so far (the size a measuring arena reports).
   std::size_t used() const { return (offset_ + 63) & ~std::size_t(63); }
 
-  void release(TempMemory& temp) { temp.release(storage_); }
+  void release(TempMemory& temp) {
+    Kokkos::View<std::uint64_t*, Device> block = storage_;
+    temp.release(storage_);
+    if (block.data()) BlockCache<Device>::instance().give(std::move(block));
+  }
 
  private:
   bool measuring_ = true;

@@ -96,11 +96,11 @@ struct CountRows {
     NumericTally::flush(team, tally, summary);
   }
 
-  KOKKOS_INLINE_FUNCTION void finish_row(std::int64_t row, std::int64_t products, std::int64_t nnz,
-                                         std::int64_t* tally, int& errors) const {
+  KOKKOS_INLINE_FUNCTION void finish_row(std::int64_t row, std::int64_t entries, std::int64_t products,
+                                         std::int64_t nnz, std::int64_t* tally, int& errors) const {
     if (nnz > max_row_count) errors |= error_row_count_overflow;
     c_row_map(row + 1) = static_cast<typename Types::c_offset_type>(nnz);
-    const std::uint8_t bin = numeric_bins.of(products, nnz);
+    const std::uint8_t bin = numeric_bins.of(products, nnz, entries);
     row_bin(row) = bin;
     NumericTally::add(tally, bin, products, nnz);
   }
@@ -142,7 +142,7 @@ struct CountRows {
     std::int64_t nnz = 0;
     Kokkos::parallel_reduce(
         Kokkos::ThreadVectorRange(team, lanes), [&](const int, std::int64_t& sum) { sum += fresh; }, nnz);
-    Kokkos::single(Kokkos::PerThread(team), [&]() { finish_row(row, products, nnz, tally, errors); });
+    Kokkos::single(Kokkos::PerThread(team), [&]() { finish_row(row, a1 - a0, products, nnz, tally, errors); });
   }
 
   /// A team per row: its threads share the row's products (flattened).
@@ -167,7 +167,7 @@ struct CountRows {
       if (bad) errors |= error_bad_a;
       if (fresh) add_count(&sums[0], fresh);
       team.team_barrier();
-      Kokkos::single(Kokkos::PerTeam(team), [&]() { finish_row(row, products, sums[0], tally, errors); });
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { finish_row(row, a1 - a0, products, sums[0], tally, errors); });
       team.team_barrier();
     }
   }

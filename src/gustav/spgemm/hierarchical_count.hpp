@@ -1,7 +1,7 @@
 #pragma once
 /// The symbolic counting pass on the hierarchical mapping (GPUs):
-///   1. inspect A (row_inspection.hpp): checks, products, tiny rows done,
-///      symbolic bins counted;                           -> summary read 1
+///   1. inspect A (row_inspection.hpp, hub rows: hub_rows.hpp): checks,
+///      products, tiny rows done, symbolic bins counted; -> summary read 1
 ///   2. group the other rows by bin and count each row's nnz in its bin's
 ///      kernel (count_rows.hpp, long rows: long_row_passes.hpp), which also
 ///      puts the row in its numeric bin;
@@ -10,12 +10,15 @@
 /// The host reads the device twice, both times one small summary; nothing
 /// is allocated per bin, the temporaries come from two arenas.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "gustav/analysis/bin_scatter.hpp"
+#include "gustav/analysis/hub_rows.hpp"
 #include "gustav/analysis/row_bins.hpp"
 #include "gustav/analysis/row_inspection.hpp"
 #include "gustav/analysis/row_map_scan.hpp"
@@ -113,11 +116,15 @@ void raise_phase_errors(const ExecSpace& space, std::int64_t bits, const AIn& A,
 }
 
 /// Counts C's rows into plan.c_row_map_ (allocated by the caller) and makes
-/// the plan's numeric schedule. Returns nnz(C).
+/// the plan's numeric schedule. Returns nnz(C). With `one_shot` (for
+/// gustav::multiply, whose plan ends with the call) the numeric rows and the
+/// error flag are carved from the analysis arena, which goes to *one_shot
+/// for the caller to release once C is written: two allocations and a free
+/// fewer per product. Otherwise the plan gets arrays of its own.
 template <class Types, class ExecSpace, class AIn, class BIn, class Plan>
 std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, Plan& plan,
                                 const Mapping& mapping, const char* who, bool check_values, TempMemory& temp,
-                                TempMemory& numeric_temp) {
+                                TempMemory& numeric_temp, Arena<typename Types::device_type>* one_shot) {
   using Device = typename Types::device_type;
   using Ordinal = typename Types::ordinal_type;
   constexpr bool host = is_host_space<ExecSpace>();
@@ -130,38 +137,56 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
   const RowBinBounds counting_bounds = bounds_of(counting), output_bounds = bounds_of(output);
 
   // 1. Inspect.
+  using Inspect = InspectRows<ExecSpace, Types, RowBinList<Types>>;
+  const int inspect_lanes = host ? 1 : 8;
+  const std::int64_t hubs = Inspect::max_hub_rows(A.nnz(), inspect_lanes);
+  auto take_analysis = [&](auto& arena) {
+    auto summary = arena.template take<std::int64_t>(SummarySlot::size);
+    auto row_bin = arena.template take<std::uint8_t>(rows);
+    auto block_sums = arena.template take<std::int64_t>(row_map_scan_blocks(rows));
+    // The counting bins' rows, at most all of A's: taken with the rest rather
+    // than after the first summary, one allocation (and its free) fewer.
+    auto perm = arena.template take<Ordinal>(rows);
+    // The hub rows' list, and their products and counted chunks.
+    auto hub_rows = arena.template take<std::int64_t>(hubs);
+    auto hub_counts = arena.template take<std::int64_t>(2 * hubs);
+    // One-shot: the numeric rows and the error flag.
+    auto numeric_rows = arena.template take<Ordinal>(one_shot ? rows : 0);
+    auto error_flag = arena.template take<std::int64_t>(one_shot ? 1 : 0);
+    return std::make_tuple(summary, row_bin, block_sums, perm, hub_rows, hub_counts, numeric_rows, error_flag);
+  };
   Arena<Device> measure;
-  measure.template take<std::int64_t>(SummarySlot::size);
-  measure.template take<std::uint8_t>(rows);
-  measure.template take<std::int64_t>(row_map_scan_blocks(rows));
-  // The counting bins' rows, at most all of A's: taken with the rest rather
-  // than after the first summary, one allocation (and its free) fewer.
-  measure.template take<Ordinal>(rows);
+  take_analysis(measure);
   Arena<Device> analysis(space, "gustav::symbolic::analysis", measure.used(), temp);
-  const SummaryView<Device> summary = analysis.template take<std::int64_t>(SummarySlot::size);
-  const RowBinList<Types> row_bin = analysis.template take<std::uint8_t>(rows);
-  const auto block_sums = analysis.template take<std::int64_t>(row_map_scan_blocks(rows));
-  const auto perm = analysis.template take<Ordinal>(rows);
+  const auto [summary_view, row_bin_view, block_sums, perm, hub_rows, hub_counts, numeric_rows, error_flag] =
+      take_analysis(analysis);
+  const SummaryView<Device> summary = summary_view;
+  const RowBinList<Types> row_bin = row_bin_view;
+  if (one_shot) schedule.errors = Kokkos::View<std::int64_t, Device>(error_flag.data());
   {
-    // The summary and the plan's error flag in one light kernel.
+    // The summary, the hubs' counts and the plan's error flag in one light kernel.
     const ErrorFlag<Device> plan_errors(schedule.errors.data());
+    const auto counts = hub_counts;
+    const std::int64_t n = std::max<std::int64_t>(SummarySlot::size, 2 * hubs);
     Kokkos::parallel_for(
         "gustav::symbolic::clear_summary",
-        light_launch(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(space, 0, SummarySlot::size)),
-        KOKKOS_LAMBDA(const int i) {
-          summary(i) = 0;
+        light_launch(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n)),
+        KOKKOS_LAMBDA(const std::int64_t i) {
+          if (i < SummarySlot::size) summary(i) = 0;
+          if (i < 2 * hubs) counts(i) = 0;
           if (i == 0) plan_errors() = 0;
         });
   }
   {
-    InspectRows<ExecSpace, Types, RowBinList<Types>> f;
+    Inspect f;
     f.ops = ops;
     f.c_row_map = plan.c_row_map_;
     f.row_bin = row_bin;
     f.summary = summary;
     f.symbolic_bins = counting_bounds;
+    f.hub_rows = hub_rows;
     f.a_rows = rows;
-    f.lanes = host ? 1 : 8;
+    f.lanes = inspect_lanes;
     f.check_all_of_b = plan.options_.validate_indices;
     f.b_entries_per_team = 8192;
     const std::int64_t b_teams = f.check_all_of_b ? ceil_div<std::int64_t>(std::max(B.nnz(), B.num_rows), 8192) : 0;
@@ -172,6 +197,12 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
                    return f.a_teams + b_teams;
                  },
                  [&](int size) { return decltype(f)::scratch_bytes(size); });
+    // The hub rows, over as many teams as the device runs at once.
+    using Index = typename InspectHubRows<Inspect>::Index;
+    InspectHubRows<Inspect> h{f, Index(hub_counts.data(), hubs), Index(hub_counts.data() + hubs, hubs)};
+    launch_teams(space, "gustav::symbolic::inspect_hubs", h, host ? 1 : 16, inspect_lanes,
+                 [&](int size) { return concurrent_teams(space, size, inspect_lanes); },
+                 [](int) { return std::size_t(0); });
   }
   const SummaryValues first = read_summary(space, summary);
   raise_phase_errors(space, first[SummarySlot::errors], A, B, who, check_values);
@@ -263,8 +294,14 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
   for (std::size_t b = 0; b < output.size(); ++b)
     schedule.offsets[b + 1] = schedule.offsets[b] + second[SummarySlot::numeric_rows + static_cast<int>(b)];
   const std::int64_t grouped = schedule.offsets.back();
-  schedule.perm = allocate_view<Kokkos::View<Ordinal*, Device>>(space, "gustav::symbolic::numeric_rows", grouped, false);
-  numeric_temp.add_resident(view_bytes(schedule.perm));
+  if (one_shot) {
+    schedule.perm = Kokkos::View<Ordinal*, Device>(numeric_rows.data(), grouped);
+    numeric_temp.add_resident(analysis.used());
+  } else {
+    schedule.perm =
+        allocate_view<Kokkos::View<Ordinal*, Device>>(space, "gustav::symbolic::numeric_rows", grouped, false);
+    numeric_temp.add_resident(view_bytes(schedule.perm));
+  }
   if (grouped > 0) {
     ScatterRows<ExecSpace, RowBinList<Types>, decltype(schedule.perm), SummaryView<Device>> f{
         row_bin, schedule.perm, summary, SummarySlot::numeric_rows, SummarySlot::numeric_cursors, 0,
@@ -281,7 +318,11 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
   stats.symbolic_pool_bytes = pool_bytes;
   stats.accumulator = "hash";
   space.fence();
-  analysis.release(temp);
+  if (one_shot) {
+    *one_shot = std::move(analysis);
+  } else {
+    analysis.release(temp);
+  }
   return nnz;
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "gustav/common/allocation.hpp"
+#include "gustav/common/arena.hpp"
 #include "gustav/common/types.hpp"
 #include "gustav/errors.hpp"
 #include "gustav/plan.hpp"
@@ -46,15 +47,20 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
   auto& stats = plan.stats_;
   auto& schedule = plan.schedule_.hierarchical;
   schedule.used = true;
-  // Zeroed by the first kernel that runs (count_hierarchical's summary
-  // clearing), not by a kernel of its own.
-  schedule.errors =
-      Kokkos::View<std::int64_t, Device>(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "gustav::symbolic::errors"));
+  const bool trivial = A.num_rows == 0 || A.nnz() == 0 || B.nnz() == 0;
+  // A plan that outlives the call keeps its own error flag; gustav::multiply
+  // carves it from the analysis arena (count_hierarchical). Zeroed by the
+  // first kernel that runs (count_hierarchical's summary clearing), not by
+  // a kernel of its own.
+  if (!values || trivial)
+    schedule.errors = Kokkos::View<std::int64_t, Device>(
+        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "gustav::symbolic::errors"));
+  // gustav::multiply: the analysis arena, held until C is written.
+  Arena<Device> one_shot;
 
   TempMemory temp, numeric_temp;
   temp.set_budget(plan.options_.memory_budget_bytes);
   numeric_temp.set_budget(plan.options_.memory_budget_bytes);
-  const bool trivial = A.num_rows == 0 || A.nnz() == 0 || B.nnz() == 0;
   plan.c_row_map_ = allocate_view<typename Types::c_row_map>(space, "gustav::symbolic::c_row_map", A.num_rows + 1, trivial);
   std::int64_t nnz = 0;
   if (trivial) {
@@ -63,7 +69,8 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
     schedule.offsets.assign(1, 0);
     Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
   } else {
-    nnz = count_hierarchical<Types>(space, A, B, plan, mapping, who, check_values, temp, numeric_temp);
+    nnz = count_hierarchical<Types>(space, A, B, plan, mapping, who, check_values, temp, numeric_temp,
+                                    values ? &one_shot : nullptr);
   }
   if (nnz > max_count_of<COffset>()) {
     std::ostringstream s;
@@ -104,6 +111,13 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
     }
   }
   raise_phase_errors(space, read_flag(space, errors), A, B, who, check_values);
+  // read_flag fenced: the device is done with the arena, and the plan
+  // (which ends with gustav::multiply) keeps nothing that points into it.
+  if (values) {
+    schedule.errors = Kokkos::View<std::int64_t, Device>();
+    schedule.perm = decltype(schedule.perm)();
+  }
+  one_shot.release(temp);
   stats.symbolic_peak_temp_bytes = temp.peak();
   stats.numeric_peak_temp_bytes = numeric_temp.peak();
 }

@@ -152,7 +152,7 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
         finish.max_row_count = count_out.max_row_count;
         finish.lanes = lanes;
         launch_teams(space, label + "::finish", finish, bin.team_size, lanes, per_row,
-                     [](int workers) { return decltype(finish)::scratch_bytes(workers); });
+                     [&](int workers) { return finish.scratch_bytes(workers); });
       }
       if constexpr (Pass == LongPass::reuse || Pass == LongPass::values) {
         walk(Add{}, "::add");

@@ -20,6 +20,7 @@ struct SummarySlot {
     max_products = 2,  ///< largest row's products
     nnz = 3,           ///< nnz(C), written by the row-map scan
     max_nnz = 4,       ///< largest row of C
+    hubs = 5,          ///< hub rows of A listed by the inspection
     symbolic_rows = 8,                                  ///< rows per symbolic bin
     numeric_rows = symbolic_rows + max_row_bins,        ///< rows per numeric bin
     numeric_products = numeric_rows + max_row_bins,     ///< products per numeric bin
