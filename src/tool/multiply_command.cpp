@@ -133,30 +133,29 @@ int multiply_command(int argc, char** argv) {
       return 1;
     }
   }
+  // One more product (multiply, symbolic, numeric, reuse) for the recorders
+  // below, which watch it through Kokkos' profiling hooks.
+  auto one_more_product = [&] {
+    with_space(space, [&](const auto& sp) {
+      return small ? multiply_on<int>(sp, ops, options, 0, 1, false)
+                   : multiply_on<std::int64_t>(sp, ops, options, 0, 1, false);
+    });
+  };
   if (args.has("kernel-times")) {
-    // One more product with every kernel fenced and timed.
     std::vector<bench::KernelTime> times;
     {
       bench::KernelTimer timer;
-      with_space(space, [&](const auto& sp) {
-        return small ? multiply_on<int>(sp, ops, options, 0, 1, false)
-                     : multiply_on<std::int64_t>(sp, ops, options, 0, 1, false);
-      });
+      one_more_product();
       times = timer.times();
     }
     std::printf("kernel times (multiply, then symbolic + numeric + reuse, every kernel fenced):\n");
     bench::print_kernel_times(times);
   }
   if (args.has("timeline")) {
-    // One more product, nothing fenced but the tool's own fences between
-    // the calls: where the host spends its time.
     std::vector<bench::TimelineEvent> events;
     {
       bench::Timeline timeline;
-      with_space(space, [&](const auto& sp) {
-        return small ? multiply_on<int>(sp, ops, options, 0, 1, false)
-                     : multiply_on<std::int64_t>(sp, ops, options, 0, 1, false);
-      });
+      one_more_product();
       events = timeline.events();
     }
     std::printf("timeline (multiply, then symbolic + numeric + reuse; host clock, nothing fenced but between calls):\n");
