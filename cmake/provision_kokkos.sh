@@ -68,9 +68,11 @@ as_root() {
 }
 
 # --- build tools -------------------------------------------------------------
+# Tools already on PATH are used as they are (a CMake from pip, say); only
+# missing ones come from Debian's packages.
 need=()
-for pkg in cmake make g++ patch xz-utils ca-certificates; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
+for tool in cmake:cmake make:make g++:g++ patch:patch xz:xz-utils; do
+  command -v "${tool%%:*}" > /dev/null || need+=("${tool#*:}")
 done
 if [ ${#need[@]} -gt 0 ]; then
   echo "provision_kokkos: installing ${need[*]}"
@@ -124,6 +126,10 @@ src_root=$deps_dir/src
 fetch_trilinos() {
   trilinos_dir=$src_root/trilinos-13.2.0
   if [ ! -f "$trilinos_dir/.extracted" ]; then
+    if ! dpkg-query -W -f='${Status}' ca-certificates 2>/dev/null | grep -q "ok installed"; then
+      as_root apt-get update -qq
+      as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ca-certificates
+    fi
     mkdir -p "$src_root"
     apt_dir=$(mktemp -d)
     trap 'rm -rf "$apt_dir"' EXIT
