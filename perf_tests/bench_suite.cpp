@@ -130,7 +130,7 @@ ProductResult bench_product(const Space& space, const Operands& ops, const Bench
   // the allocation hooks: the measured call starts without any (freed
   // before the watch starts, whose count their frees would take below zero).
   gustav::release_cached_memory();
-  reference.measurement.peak_temp_bytes = peak_temporaries([&] { return gustav::multiply(space, A, B); });
+  reference.measurement.peak_temp_bytes = peak_temporaries([&] { return multiply_once(space, A, B, SpgemmOptions{}); });
   result.stats = reference.stats;
   result.products = reference.stats.products;
   result.nnz_c = reference.stats.nnz;

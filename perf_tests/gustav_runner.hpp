@@ -5,6 +5,8 @@
 //   numeric   gustav::numeric after it, C allocated
 //   reuse     gustav::numeric refilling that C (numeric only, plan kept)
 #include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <string>
 
 #include "bench_types.hpp"
 #include "compare_products.hpp"
@@ -65,5 +67,37 @@ GustavRun<Space, Offset> run_gustav(const Space& space, const DeviceMatrix<Space
   m.peak_temp_bytes = std::max(run.stats.symbolic_peak_temp_bytes, run.stats.numeric_peak_temp_bytes);
   return run;
 }
+
+/// gustav::multiply with `options`: the one-shot product that the benchmark
+/// measures peak temporary memory on.
+template <class Space, class Offset>
+DeviceMatrix<Space, Offset> multiply_once(const Space& space, const DeviceMatrix<Space, Offset>& A,
+                                          const DeviceMatrix<Space, Offset>& B, const SpgemmOptions& options) {
+  return gustav::multiply(space, A, B, options);
+}
+
+// Each (space, offset) instance of the two functions above compiles Gustav's
+// whole pipeline, minutes of nvcc; they are compiled once, each in its own
+// translation unit (run_gustav_instance.cpp.in, one file per space and
+// offset type), not again in every file that calls them, and in parallel.
+#define GUSTAV_BENCH_RUNNER_INSTANCE(EXTERN, SPACE, OFFSET)                                                         \
+  EXTERN template GustavRun<SPACE, OFFSET> run_gustav<SPACE, OFFSET>(                                                \
+      const SPACE&, const DeviceMatrix<SPACE, OFFSET>&, const DeviceMatrix<SPACE, OFFSET>&, const SpgemmOptions&,   \
+      const std::string&, int, int);                                                                                 \
+  EXTERN template DeviceMatrix<SPACE, OFFSET> multiply_once<SPACE, OFFSET>(                                          \
+      const SPACE&, const DeviceMatrix<SPACE, OFFSET>&, const DeviceMatrix<SPACE, OFFSET>&, const SpgemmOptions&);
+#define GUSTAV_BENCH_RUNNER_INSTANCES(EXTERN, SPACE)  \
+  GUSTAV_BENCH_RUNNER_INSTANCE(EXTERN, SPACE, int) \
+  GUSTAV_BENCH_RUNNER_INSTANCE(EXTERN, SPACE, std::int64_t)
+
+#if defined(KOKKOS_ENABLE_CUDA)
+GUSTAV_BENCH_RUNNER_INSTANCES(extern, Kokkos::Cuda)
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+GUSTAV_BENCH_RUNNER_INSTANCES(extern, Kokkos::OpenMP)
+#endif
+#if defined(KOKKOS_ENABLE_SERIAL)
+GUSTAV_BENCH_RUNNER_INSTANCES(extern, Kokkos::Serial)
+#endif
 
 }  // namespace gustav::bench
