@@ -45,13 +45,11 @@ as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
 }
 
-# Tools already on PATH are used as they are (a CMake from pip, say); the
-# libraries and tools that are missing come from Debian's packages.
+# The build tools (and ca-certificates for the source download) are
+# provision_kokkos.sh's to install where missing; here only the libraries
+# Gustav's own build needs.
 need=()
-for tool in cmake:cmake make:make g++:g++ patch:patch xz:xz-utils; do
-  command -v "${tool%%:*}" > /dev/null || need+=("${tool#*:}")
-done
-for pkg in libgtest-dev zlib1g-dev ca-certificates; do
+for pkg in libgtest-dev zlib1g-dev; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
