@@ -151,6 +151,35 @@ TYPED_TEST(ProductPositions, HubEntriesWithLongListsMatchTheReference) {
   }
 }
 
+TYPED_TEST(ProductPositions, EntriesWithManyProductsEachMatchTheReference) {
+  // Half-full operands over a short inner dimension: every entry of C has
+  // about inner / 4 products (4, 8, 20, 50 on average), so the lists are
+  // summed by groups of lanes of every width and, past 32 products, in
+  // pieces; values change between calls and the bits repeat.
+  using S = typename TestFixture::S;
+  using O = typename TestFixture::O;
+  using Z = typename TestFixture::Z;
+  for (const std::int64_t inner : {16, 32, 80, 200}) {
+    SCOPED_TRACE("inner dimension " + std::to_string(inner));
+    const double half = static_cast<double>(inner) / 2;
+    const auto A = this->random(400, inner, half, 120 + static_cast<std::uint64_t>(inner));
+    const auto B = this->random(inner, 300, half, 121 + static_cast<std::uint64_t>(inner));
+    const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), TestFixture::keeping());
+    ASSERT_GT(plan.stats().positions_bytes, 0u);
+    auto C = TestFixture::Run::numeric(plan, this->device(A), this->device(B));
+    EXPECT_TRUE(this->matches(C, A, B));
+    const auto A2 = this->with_new_values(A, 122);
+    const auto B2 = this->with_new_values(B, 123);
+    TestFixture::Run::refill(plan, this->device(A2), this->device(B2), C);
+    EXPECT_TRUE(this->matches(C, A2, B2)) << "after new values";
+    const auto first = to_host_csr<S, O, Z>(C);
+    TestFixture::Run::refill(plan, this->device(A2), this->device(B2), C);
+    this->space.fence();
+    const auto again = to_host_csr<S, O, Z>(C);
+    EXPECT_TRUE(first.values == again.values) << "two calls with the same values differ";
+  }
+}
+
 TYPED_TEST(ProductPositions, RandomProductsMatchTheReference) {
   for (const double avg : {3.0, 12.0, 40.0}) {
     SCOPED_TRACE("mean row length " + std::to_string(avg));

@@ -10,8 +10,9 @@
 /// fits): a value per column of B, a bitmap over the columns with two
 /// summary levels (leveled_bitmap.hpp), and the list of the bitmap's words
 /// the row set. Values start at zero and are cleared as the row goes out.
-/// Where B compresses, each run of a row of B (a word and its mask) marks
-/// the bitmap once and B's entries only add values. The row goes out in
+/// Where B compresses well (symbolic.hpp: write_runs_worthwhile_ratio), each
+/// run of a row of B (a word and its mask) marks the bitmap once and B's
+/// entries only add values. The row goes out in
 /// column order: by a scan of its words where they lie close together, by
 /// sorting the list where it is nearly in order, and by descending the
 /// summary levels otherwise; no branch in the walk itself depends on
@@ -51,7 +52,8 @@ struct WritePass {
   typename Types::c_entries c_entries;
   typename Types::c_values c_values;
   Kokkos::View<const std::int64_t*, typename Types::device_type> row_products;  ///< products of each row
-  Source source;  ///< the compressed B where B compresses: its runs mark the bitmap
+  Source source;  ///< the compressed B where B compresses
+  bool mark_by_runs = false;  ///< its runs mark the bitmap (else B's entries do)
   Kokkos::View<int, typename Types::device_type> errors;
   std::int64_t prefetch_limit = 0;  ///< rows of B are fetched ahead up to this entry of A (0: none)
   double max_load = 0.5;
@@ -127,7 +129,7 @@ struct WritePass {
     std::int64_t set_words = 0;
     const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
     const std::int64_t end = static_cast<std::int64_t>(c_row_map(row + 1));
-    if (source.compressed) {
+    if (mark_by_runs) {
       // Each run of a row of B marks its word once, and B's own entries
       // only add values: products of neighbouring columns would otherwise
       // set the same word one after the other, each waiting for the last.
