@@ -153,9 +153,9 @@ TYPED_TEST(ProductPositions, HubEntriesWithLongListsMatchTheReference) {
 
 TYPED_TEST(ProductPositions, EntriesWithManyProductsEachMatchTheReference) {
   // Half-full operands over a short inner dimension: every entry of C has
-  // about inner / 4 products (4, 8, 20, 50 on average), so the lists are
-  // summed by groups of lanes of every width and, past 32 products, in
-  // pieces; values change between calls and the bits repeat.
+  // about inner / 4 products (4, 8, 20, 50 on average): lists summed whole
+  // by one thread each and, past 32 products, in pieces by groups of lanes;
+  // values change between calls and the bits repeat.
   using S = typename TestFixture::S;
   using O = typename TestFixture::O;
   using Z = typename TestFixture::Z;

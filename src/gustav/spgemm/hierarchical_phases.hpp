@@ -105,7 +105,7 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
         kept.fingerprint_parts = temp.allocate<decltype(kept.fingerprint_parts)>(
             space, "gustav::symbolic::positions::fingerprint_parts",
             static_cast<std::size_t>(fingerprint_threads(space)), false);
-        kept.fingerprint = structure_fingerprint(space, A, B, errors, kept.fingerprint_parts, kept.fingerprint_now);
+        kept.fingerprint = structure_fingerprint(space, A, B, kept.fingerprint_parts, kept.fingerprint_now);
         stats.positions_bytes = schedule.positions.bytes();
       }
     }

@@ -35,7 +35,8 @@ namespace gustav::detail {
 constexpr double compression_worthwhile_ratio_host = 0.9;
 
 /// The write pass marks C's columns by B's compressed runs (a word and its
-/// mask each) only where they number this many or fewer per entry of B:
+/// mask each; it is given the compressed B for that) only where they number
+/// this many or fewer per entry of B:
 /// above it a run marks little more than an entry does, and walking the
 /// runs beside the entries costs more than it saves. Measured on 2 threads
 /// (AMD EPYC, paired runs): marking by B's entries took 22-24% less time in
@@ -187,7 +188,6 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   pass.c_values = values;
   pass.row_products = products;
   pass.source = source;
-  pass.mark_by_runs = source.compressed && plan.stats_.compression_ratio <= write_runs_worthwhile_ratio;
   pass.errors = errors;
   pass.max_load = r.max_load;
   pass.bitmap_words = ceil_div<std::int64_t>(B.num_cols, std::int64_t(1) << column_set_shift);
@@ -413,11 +413,14 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   numeric_temp.set_budget(options.memory_budget_bytes);
   if (one_walk) {
     // The plan goes no further than gustav::multiply, so it needs no
-    // numeric schedule. The compressed B and the product counts stay for
-    // the write pass.
+    // numeric schedule. The product counts stay for the write pass, and so
+    // does the compressed B where B compresses well (its runs mark the
+    // bitmap); elsewhere B's entries mark it themselves and the compressed
+    // B goes first.
     const std::int64_t max_nnz = max_row_nnz(space, plan.c_row_map_, A.num_rows);
     *values = allocate_view<typename Types::c_values>(space, "gustav::numeric::c_values", nnz, false);
     numeric_temp.add_resident(view_bytes(products));
+    if (source.compressed && ratio > write_runs_worthwhile_ratio) release_product_source(source, temp);
     if (source.compressed)
       numeric_temp.add_resident(view_bytes(source.row_map) + view_bytes(source.keys) + view_bytes(source.masks));
     stats.numeric_pool_bytes = write_rows_thread_per_row<Types>(space, A, B, source, plan, mapping, products, max_nnz,

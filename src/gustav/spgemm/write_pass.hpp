@@ -52,8 +52,7 @@ struct WritePass {
   typename Types::c_entries c_entries;
   typename Types::c_values c_values;
   Kokkos::View<const std::int64_t*, typename Types::device_type> row_products;  ///< products of each row
-  Source source;  ///< the compressed B where B compresses
-  bool mark_by_runs = false;  ///< its runs mark the bitmap (else B's entries do)
+  Source source;  ///< the compressed B where B compresses well: its runs mark the bitmap
   Kokkos::View<int, typename Types::device_type> errors;
   std::int64_t prefetch_limit = 0;  ///< rows of B are fetched ahead up to this entry of A (0: none)
   double max_load = 0.5;
@@ -129,7 +128,7 @@ struct WritePass {
     std::int64_t set_words = 0;
     const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
     const std::int64_t end = static_cast<std::int64_t>(c_row_map(row + 1));
-    if (mark_by_runs) {
+    if (source.compressed) {
       // Each run of a row of B marks its word once, and B's own entries
       // only add values: products of neighbouring columns would otherwise
       // set the same word one after the other, each waiting for the last.
