@@ -323,9 +323,16 @@ struct LongRowReadOut {
     }
   }
 
-  /// Scratch of the read-out: each thread's count of set bits.
-  std::size_t scratch_bytes(int workers) const {
-    return static_cast<std::size_t>(workers) * static_cast<std::size_t>(lanes) * sizeof(std::int64_t) + 64;
+  /// Words a thread reads at once in the read-out (one 16-byte load), and
+  /// the rounds of such chunks whose counts a step holds in scratch.
+  static constexpr int chunk_words = 4;
+  static constexpr int step_rounds = 16;
+
+  /// Scratch of the read-out: the set bits of each chunk of a step, and
+  /// each thread's sum over its share of them.
+  KOKKOS_INLINE_FUNCTION std::size_t scratch_bytes(int workers) const {
+    const std::size_t threads = static_cast<std::size_t>(workers) * static_cast<std::size_t>(lanes);
+    return threads * step_rounds * sizeof(int) + threads * sizeof(std::int64_t) + 64;
   }
 
   /// Four bitmap words, read with one 16-byte load.
@@ -333,83 +340,103 @@ struct LongRowReadOut {
     std::uint32_t word[4];
   };
 
-  /// Calls f(k, bits) for every non-zero word k in [first, last) in order;
-  /// `first` is a multiple of 4 and the bitmap 16-byte aligned, so the run
-  /// is read in 16-byte loads, several in flight at once.
-  template <class F>
-  KOKKOS_INLINE_FUNCTION static void for_each_set_word(const std::uint32_t* words, std::int64_t first,
-                                                       std::int64_t last, const F& f) {
-    std::int64_t k = first;
-#pragma unroll 4
-    for (; k + 4 <= last; k += 4) {
-      const FourWords q = *reinterpret_cast<const FourWords*>(words + k);
-#pragma unroll
-      for (int u = 0; u < 4; ++u)
-        if (q.word[u]) f(k + u, q.word[u]);
-    }
-    for (; k < last; ++k)
-      if (words[k]) f(k, words[k]);
+  /// The four words of chunk k (a multiple of 4; the bitmap is 16-byte
+  /// aligned), those past `words` read as zero.
+  KOKKOS_INLINE_FUNCTION static FourWords chunk_at(const std::uint32_t* bitmap, std::int64_t k, std::int64_t words) {
+    if (k + chunk_words <= words) return *reinterpret_cast<const FourWords*>(bitmap + k);
+    FourWords q{};
+    for (int u = 0; u < chunk_words; ++u) q.word[u] = k + u < words ? bitmap[k + u] : 0u;
+    return q;
   }
 
-  /// Each thread (worker and lane) takes one run of the bitmap's words,
-  /// runs in column order, and counts its bits; the threads' counts, shared
-  /// in scratch, place the runs, and each thread then reads its run again
-  /// and writes its columns. (Not Kokkos' vector scan: on CUDA it has lane
-  /// i evaluate index i - 1, which a lane's own count cannot serve.) A bitmap is read twice in all, in long runs of
-  /// 16-byte loads (reading it a warp's round of words at a time, with a
-  /// reduction and a scan per round, was latency-bound: 34 of 87 ms on
-  /// rmat:20:2 on an H100).
+  /// The team reads the bitmap a step at a time: in each round of a step
+  /// thread t takes chunk t of the round (a warp reads 512 consecutive
+  /// bytes at once), counts its bits, and after a scan of the step's counts
+  /// in column order writes its chunk's columns at their places. A thread's
+  /// chunks are spread over the whole window, so where columns crowd (the
+  /// low columns of an R-MAT row) every thread gets its share: with each
+  /// thread taking one run of the bitmap instead, one thread wrote most of
+  /// a power-law row's entries and the read-out took 38 of rmat:20:2's 88
+  /// ms on an H100. The bitmap is read twice in all.
   template <class Window>
   KOKKOS_INLINE_FUNCTION void read_out(const Member& team, std::int64_t r, std::int64_t row, const Window& w,
                                        std::int64_t words) const {
-    const std::int64_t workers = team.team_size();
-    const std::int64_t v = lanes;
-    const std::int64_t threads = workers * v;
-    const std::int64_t run = ((words + threads - 1) / threads + 3) / 4 * 4;
+    const int threads = team.team_size() * lanes;
+    const std::int64_t round_words = static_cast<std::int64_t>(threads) * chunk_words;
+    const std::int64_t step_words = round_words * step_rounds;
     const std::int64_t start = batch.out.start(row);
-    // Read before the barrier below; the last worker updates it after the next.
-    const std::int64_t done = batch.progress(batch.first_row + r);
-    // This lane's run and its count (lanes are threads of their own on
-    // GPUs; a host worker has one lane).
-    auto* counts = static_cast<std::int64_t*>(team.team_scratch(0).get_shmem(threads * sizeof(std::int64_t)));
-    std::int64_t first = 0, last = 0, before = 0, all = 0;
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, v), [&](const std::int64_t lane) {
-      const std::int64_t t = team.team_rank() * v + lane;
-      first = t * run;
-      last = first + run < words ? first + run : words;
-      std::int64_t mine = 0;
-      for_each_set_word(w.words, first, last, [&](std::int64_t, std::uint32_t bits) { mine += popcount32(bits); });
-      counts[t] = mine;
-    });
-    team.team_barrier();
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, v), [&](const std::int64_t lane) {
-      const std::int64_t t = team.team_rank() * v + lane;
-      for (std::int64_t u = 0; u < threads; ++u) {
-        const std::int64_t c = counts[u];
-        before += u < t ? c : 0;
-        all += c;
-      }
-    });
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, v), [&](const std::int64_t) {
-      std::int64_t o = start + done + before;
-      for_each_set_word(w.words, first, last, [&](std::int64_t k, std::uint32_t bits) {
-        // Values: the word keeps its bits and gets its rank, for the adding
-        // walk; the values start at zero.
-        if constexpr (Pass == LongPass::values) {
-          w.ranks[k] = static_cast<Ordinal>(o - start);
-        } else {
-          w.words[k] = 0;
-        }
-        for (std::uint32_t left = bits; left; left &= left - 1) {
-          batch.out.c_entries(o) = static_cast<Ordinal>(batch.first_col + k * 32 + lowest_bit32(left));
-          if constexpr (Pass == LongPass::values) batch.out.c_values(o) = Scalar();
-          ++o;
+    char* scratch = static_cast<char*>(team.team_scratch(0).get_shmem_aligned(scratch_bytes(team.team_size()) - 64, 16));
+    int* counts = reinterpret_cast<int*>(scratch);  // [round * threads + thread]
+    auto* sums = reinterpret_cast<std::int64_t*>(scratch + static_cast<std::size_t>(threads) * step_rounds * sizeof(int));
+    // Read before the first barrier; thread 0 updates it after the last.
+    std::int64_t placed = batch.progress(batch.first_row + r);
+    for (std::int64_t first = 0; first < words; first += step_words) {
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, threads), [&](const int t) {
+        for (int m = 0; m < step_rounds; ++m) {
+          const FourWords q = chunk_at(w.words, first + m * round_words + t * chunk_words, words);
+          int c = 0;
+#pragma unroll
+          for (int u = 0; u < chunk_words; ++u) c += popcount32(q.word[u]);
+          counts[m * threads + t] = c;
         }
       });
-    });
-    team.team_barrier();
+      team.team_barrier();
+      // Exclusive prefix sums of the counts in (round, thread) order: each
+      // thread sums a stretch of step_rounds of them, every thread adds up
+      // the sums before its own, then turns its stretch into prefixes.
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, threads), [&](const int t) {
+        std::int64_t s = 0;
+        for (int i = 0; i < step_rounds; ++i) s += counts[t * step_rounds + i];
+        sums[t] = s;
+      });
+      team.team_barrier();
+      std::int64_t step_total = 0;
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, threads), [&](const int t) {
+        std::int64_t before = 0, all = 0;
+        for (int u = 0; u < threads; ++u) {
+          const std::int64_t c = sums[u];
+          before += u < t ? c : 0;
+          all += c;
+        }
+        for (int i = 0; i < step_rounds; ++i) {
+          const int c = counts[t * step_rounds + i];
+          counts[t * step_rounds + i] = static_cast<int>(before);
+          before += c;
+        }
+        step_total = all;
+      });
+      team.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, threads), [&](const int t) {
+        for (int m = 0; m < step_rounds; ++m) {
+          const std::int64_t k = first + m * round_words + t * chunk_words;
+          if (k >= words) break;
+          const FourWords q = chunk_at(w.words, k, words);
+          std::int64_t o = start + placed + counts[m * threads + t];
+#pragma unroll
+          for (int u = 0; u < chunk_words; ++u) {
+            const std::uint32_t bits = q.word[u];
+            if (!bits) continue;
+            // Values: the word keeps its bits and gets its rank, for the
+            // adding walk; the values start at zero.
+            if constexpr (Pass == LongPass::values) {
+              w.ranks[k + u] = static_cast<Ordinal>(o - start);
+            } else {
+              w.words[k + u] = 0;
+            }
+            for (std::uint32_t left = bits; left; left &= left - 1) {
+              batch.out.c_entries(o) = static_cast<Ordinal>(batch.first_col + (k + u) * 32 + lowest_bit32(left));
+              if constexpr (Pass == LongPass::values) batch.out.c_values(o) = Scalar();
+              ++o;
+            }
+          }
+        }
+      });
+      placed += step_total;
+      // The counts are read before the next step overwrites them.
+      team.team_barrier();
+    }
     if (team.team_rank() == 0)
-      Kokkos::single(Kokkos::PerThread(team), [&]() { batch.progress(batch.first_row + r) = done + all; });
+      Kokkos::single(Kokkos::PerThread(team), [&]() { batch.progress(batch.first_row + r) = placed; });
   }
 };
 

@@ -4,8 +4,9 @@
 /// known, every product finds its entry of C by a binary search in its row,
 /// the products of each entry are counted, the counts become offsets, and a
 /// second visit places each product's pair of entry numbers in its entry's
-/// list. The order within a list is fixed here, once, so every numeric call
-/// on the plan sums in the same order and gives the same bits.
+/// list, and the short lists are ordered by their entries of A. The order
+/// within a list is fixed here, once, so every numeric call on the plan sums
+/// in the same order and gives the same bits.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <string>
@@ -82,6 +83,42 @@ void visit_products(const ExecSpace& space, const VisitProducts<ExecSpace, Types
   const std::int64_t league = ceil_div<std::int64_t>(workers, team_size);
   Kokkos::parallel_for(name, light_launch(Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(league), team_size, lanes)),
                        f);
+}
+
+/// Orders every short list (at most Positions::long_list products) by its
+/// entries of A, then of B. Neighbouring entries of C are summed by
+/// neighbouring threads, step by step through their lists; in this order
+/// they read the same rows of A and of B at the same step, where the
+/// placing threads' order scattered them. The order is also no longer that
+/// in which the placing threads took their slots, so two plans of one
+/// structure sum their short lists alike.
+template <class ExecSpace, class Positions>
+void order_short_lists(const ExecSpace& space, const Positions& lists, std::int64_t nnz) {
+  using Index = typename Positions::Index;
+  const auto ends = lists.ends;
+  const auto a_entry = lists.a_entry;
+  const auto b_entry = lists.b_entry;
+  Kokkos::parallel_for(
+      "gustav::symbolic::positions::order",
+      light_launch(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, nnz)),
+      KOKKOS_LAMBDA(const std::int64_t e) {
+        const std::int64_t begin = list_begin(ends, e), end = ends(e);
+        if (end - begin < 2 || end - begin > Positions::long_list) return;
+        // Insertion sort: the lists are short, and mostly in order already
+        // on CPUs (a thread places a run of A's entries in order).
+        for (std::int64_t t = begin + 1; t < end; ++t) {
+          const Index a = a_entry(t), b = b_entry(t);
+          std::int64_t u = t;
+          for (; u > begin; --u) {
+            const Index pa = a_entry(u - 1), pb = b_entry(u - 1);
+            if (pa < a || (pa == a && pb <= b)) break;
+            a_entry(u) = pa;
+            b_entry(u) = pb;
+          }
+          a_entry(u) = a;
+          b_entry(u) = b;
+        }
+      });
 }
 
 /// Lists the entries of C whose product lists are longer than
@@ -182,6 +219,7 @@ void record_positions(const ExecSpace& space, ProductPositions<typename Types::d
 
   VisitProducts<ExecSpace, Types, true> place{ops, c_row_map, c_entries, lists, errors, a_rows, per_worker};
   visit_products(space, place, "gustav::symbolic::positions::place", avg_b_row);
+  order_short_lists(space, lists, nnz);
   list_long_entries(space, lists, nnz, sizeof(typename Types::scalar_type), temp);
   lists.kept = true;
   kept = lists;
