@@ -36,8 +36,8 @@ std::string describe(const SpmvComparison& c) {
   std::snprintf(line, sizeof line, "  %lld x %lld, nnz %lld, %.3g MB moved per SpMV\n", (long long)c.rows,
                 (long long)c.cols, (long long)c.nnz, c.bytes * 1e-6);
   s << line;
-  std::snprintf(line, sizeof line, "  %-14s %12s %9s %9s  %s\n", "implementation", "median ms", "GB/s", "GFLOP/s",
-                "check");
+  std::snprintf(line, sizeof line, "  %-14s %12s %9s %7s %9s  %s\n", "implementation", "median ms", "GB/s", "% copy",
+                "GFLOP/s", "check");
   s << line;
   for (const auto& m : c.runs) {
     if (!m.ran) {
@@ -50,8 +50,9 @@ std::string describe(const SpmvComparison& c) {
     else if (!m.checked) check = m.note;
     else if (m.agrees) check = "agrees";
     else check = "DISAGREES: " + m.note;
-    std::snprintf(line, sizeof line, "  %-14s %12.4f %9.2f %9.3f  ", m.implementation.c_str(), m.median_seconds * 1e3,
-                  m.gbytes_per_second, m.gflops);
+    const double of_copy = c.copy_gbytes_per_second > 0 ? 100.0 * m.gbytes_per_second / c.copy_gbytes_per_second : 0.0;
+    std::snprintf(line, sizeof line, "  %-14s %12.4f %9.2f %7.1f %9.3f  ", m.implementation.c_str(),
+                  m.median_seconds * 1e3, m.gbytes_per_second, of_copy, m.gflops);
     s << line << check << "\n";
   }
   return s.str();

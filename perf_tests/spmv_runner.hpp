@@ -36,8 +36,29 @@ struct SpmvMeasurement {
 struct SpmvComparison {
   std::int64_t rows = 0, cols = 0, nnz = 0;
   double bytes = 0;  ///< the least one SpMV moves: A once, x once, y written (and read when beta != 0)
+  double copy_gbytes_per_second = 0;  ///< the space's copy bandwidth in the same run (0: not measured)
   std::vector<SpmvMeasurement> runs;
 };
+
+/// Copy y = x for `bytes` bytes of doubles on `space` (Kokkos::deep_copy:
+/// the runtime's own copy, cudaMemcpy on GPUs): the median of `reps`
+/// fenced runs after one warm-up, as GB/s of bytes read plus bytes
+/// written. The ceiling an SpMV's GB/s is measured against.
+template <class Space>
+double copy_bandwidth(const Space& space, std::size_t bytes, int reps) {
+  const std::size_t n = bytes / sizeof(double);
+  Kokkos::View<double*, typename Space::memory_space> x("gustav::bench::copy::x", n), y("gustav::bench::copy::y", n);
+  std::vector<double> seconds;
+  for (int r = 0; r < reps + 1; ++r) {
+    space.fence();
+    Stopwatch clock;
+    Kokkos::deep_copy(space, y, x);
+    space.fence();
+    const double t = clock.lap();
+    if (r > 0) seconds.push_back(t);
+  }
+  return 2.0 * static_cast<double>(n * sizeof(double)) / median(seconds) * 1e-9;
+}
 
 /// The bytes an SpMV must move at least.
 double spmv_bytes(std::int64_t rows, std::int64_t cols, std::int64_t nnz, std::size_t offset_bytes,

@@ -3,13 +3,15 @@
 // y = alpha * A * x + beta * y with gustav::spmv, Kokkos Kernels and, in
 // CUDA builds with cuSPARSE, cuSPARSE, on each MATRIX: a Matrix Market file
 // or a generator spec (of a product spec such as lap3d:60/rap, its first
-// operand). Prints median time, GB/s, GFLOP/s, and whether each peer's y
-// agrees with Gustav's. A peer's failure or disagreement is printed and the
-// run goes on. Exit code 1 only when a matrix could not be loaded or
-// gustav::spmv itself failed: this command measures Gustav, and a peer's
-// fault is not Gustav's.
+// operand). Prints the space's copy bandwidth (Kokkos::deep_copy), then
+// median time, GB/s and its share of the copy bandwidth, GFLOP/s, and
+// whether each peer's y agrees with Gustav's. A peer's failure or
+// disagreement is printed and the run goes on. Exit code 1 only when a
+// matrix could not be loaded or gustav::spmv itself failed: this command
+// measures Gustav, and a peer's fault is not Gustav's.
 #include <cerrno>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -38,7 +40,12 @@ struct SpmvSettings {
   std::string space;
   double alpha = 1, beta = 0;
   int warmups = 2, reps = 10;
+  double copy_gbytes_per_second = 0;  ///< the space's copy bandwidth, measured once per run
 };
+
+/// Bytes each of the copy measurement's two arrays holds: far beyond any
+/// cache, small next to a GPU's memory.
+constexpr std::size_t copy_measurement_bytes = std::size_t(256) << 20;
 
 /// One MATRIX argument: its comparison, or why it could not be run at all.
 struct SpmvItem {
@@ -63,7 +70,9 @@ template <class Offset, class Space>
 bench::SpmvComparison spmv_on(const Space& space, const bench::HostMatrix& host, const SpmvSettings& s) {
   using Matrix = bench::DeviceMatrix<Space, Offset>;
   const auto A = to_crs<Matrix>(space, host, "gustav::tool::spmv::A");
-  return bench::compare_spmv(space, A, s.alpha, s.beta, s.warmups, s.reps);
+  auto c = bench::compare_spmv(space, A, s.alpha, s.beta, s.warmups, s.reps);
+  c.copy_gbytes_per_second = s.copy_gbytes_per_second;
+  return c;
 }
 
 SpmvItem run_item(const std::string& arg, const SpmvSettings& s) {
@@ -113,6 +122,7 @@ void write_json(const std::string& path, const bench::MachineInfo& machine, cons
   j.field("date", machine.date);
   j.end_object();
   j.field("alpha", s.alpha).field("beta", s.beta).field("warmups", s.warmups).field("reps", s.reps);
+  j.field("copy_gbytes_per_s", s.copy_gbytes_per_second);
   j.begin_array("matrices");
   for (const auto& item : items) {
     const auto& c = item.comparison;
@@ -161,6 +171,10 @@ int spmv_command(int argc, char** argv) {
   std::printf("spmv y = %g A x + %g y on %s, median of %d runs after %d warm-up(s)\n", s.alpha, s.beta,
               s.space.c_str(), s.reps, s.warmups);
   const auto machine = bench::describe_machine(s.space);
+  s.copy_gbytes_per_second =
+      with_space(s.space, [](const auto& sp) { return bench::copy_bandwidth(sp, copy_measurement_bytes, 10); });
+  std::printf("copy bandwidth on %s: %.1f GB/s (read + written, %zu MiB arrays, median of 10)\n", s.space.c_str(),
+              s.copy_gbytes_per_second, copy_measurement_bytes >> 20);
   std::vector<SpmvItem> items;
   int failures = 0;
   for (const auto& arg : args.positional()) {

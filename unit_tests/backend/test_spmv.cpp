@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "gustav/errors.hpp"
@@ -176,15 +178,36 @@ class Spmv : public ::testing::Test {
 
   /// The mapping the kernel will use for A, and whether it is `expected`.
   ::testing::AssertionResult maps_as(const Host& A, const detail::RowMapping& expected) {
-    const auto m = detail::choose_row_mapping<TestSpace>(A.num_rows, A.nnz());
+    const auto m = detail::choose_spmv_mapping<TestSpace>(A.num_rows, A.nnz());
     if (m.vector_length == expected.vector_length && m.team_size == expected.team_size &&
         m.rows_per_worker == expected.rows_per_worker && m.team_per_row == expected.team_per_row &&
-        m.long_row == expected.long_row)
+        m.long_row == expected.long_row && m.medium_row == expected.medium_row)
       return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << "mapping " << m.vector_length << " lanes, " << m.team_size
                                          << " workers, " << m.rows_per_worker << " rows per worker, "
-                                         << (m.team_per_row ? "a team per row, " : "") << "long rows from "
-                                         << m.long_row;
+                                         << (m.team_per_row ? "a team per row, " : "") << "rows to warps from "
+                                         << m.medium_row << ", to teams from " << m.long_row;
+  }
+
+  /// spmv from y0 = `y0` with A's row map replaced by `row_map`: the
+  /// invalid_input message ("" if none) and y afterwards.
+  std::pair<std::string, std::vector<S>> spmv_with_row_map(const Host& A, const std::vector<Z>& row_map,
+                                                           const std::vector<S>& y0) {
+    const Matrix a = to_crs<Matrix>(space, A);
+    typename Matrix::row_map_type::non_const_type bad("gustav::test::row_map", row_map.size());
+    auto h = Kokkos::create_mirror_view(bad);
+    for (std::size_t i = 0; i < row_map.size(); ++i) h(i) = row_map[i];
+    Kokkos::deep_copy(space, bad, h);
+    const Vector y = device_vector(y0);
+    std::string error;
+    try {
+      gustav::spmv(space, S(1), make_csr_ref(a.numRows(), a.numCols(), bad, a.graph.entries, a.values),
+                   device_vector(random_vector(A.num_cols, 5)), S(1), y);
+    } catch (const gustav::invalid_input& e) {
+      error = e.what();
+    }
+    space.fence();
+    return {error, host_vector(y)};
   }
 };
 
@@ -196,8 +219,10 @@ detail::RowMapping host_mapping(int rows) {
 }
 
 /// A GPU mapping.
-detail::RowMapping device_mapping(int lanes, int workers, int rows, bool team_per_row, std::int64_t long_row) {
+detail::RowMapping device_mapping(int lanes, int workers, int rows, bool team_per_row, std::int64_t long_row,
+                                  std::int64_t medium_row = std::numeric_limits<std::int64_t>::max()) {
   detail::RowMapping m;
+  m.medium_row = medium_row;
   m.vector_length = lanes;
   m.team_size = workers;
   m.rows_per_worker = rows;
@@ -312,30 +337,30 @@ TYPED_TEST(Spmv, AlphaAndBetaZeroClearY) {
 }
 
 // One test per row mapping: rows of 1, 8, 100 and 5000 entries. On GPUs
-// they get 1, 8, 32 and 32 lanes per worker, the last a team of workers per
+// they get 1, 2, 32 and 32 lanes per worker, the last a team of workers per
 // row; on CPUs one lane and chunks of 1024, 128, 10 and 1 rows.
 
 TYPED_TEST(Spmv, RowsOfOneEntry) {
   const auto A = this->rows_of_length(50000, 50000, 1, 17);
-  EXPECT_TRUE(this->maps_as(A, test_space_is_host ? host_mapping(1024) : device_mapping(1, 256, 4, false, 128)));
+  EXPECT_TRUE(this->maps_as(A, test_space_is_host ? host_mapping(1024) : device_mapping(1, 256, 6, false, 1024, 16)));
   EXPECT_TRUE(this->matches_reference(A, 17));
 }
 
 TYPED_TEST(Spmv, RowsOfEightEntries) {
   const auto A = this->rows_of_length(20000, 20000, 8, 18);
-  EXPECT_TRUE(this->maps_as(A, test_space_is_host ? host_mapping(128) : device_mapping(8, 32, 4, false, 256)));
+  EXPECT_TRUE(this->maps_as(A, test_space_is_host ? host_mapping(128) : device_mapping(2, 128, 2, false, 1024, 16)));
   EXPECT_TRUE(this->matches_reference(A, 18));
 }
 
 TYPED_TEST(Spmv, RowsOfHundredEntries) {
   const auto A = this->rows_of_length(2000, 3000, 100, 19);
-  EXPECT_TRUE(this->maps_as(A, test_space_is_host ? host_mapping(10) : device_mapping(32, 8, 1, false, 1600)));
+  EXPECT_TRUE(this->maps_as(A, test_space_is_host ? host_mapping(10) : device_mapping(32, 8, 2, false, 1600, 1600)));
   EXPECT_TRUE(this->matches_reference(A, 19));
 }
 
 TYPED_TEST(Spmv, RowsOfFiveThousandEntries) {
   const auto A = this->rows_of_length(40, 6000, 5000, 20);
-  EXPECT_TRUE(this->maps_as(A, test_space_is_host ? host_mapping(1) : device_mapping(32, 8, 1, true, 80000)));
+  EXPECT_TRUE(this->maps_as(A, test_space_is_host ? host_mapping(1) : device_mapping(32, 8, 1, true, 80000, 80000)));
   EXPECT_TRUE(this->matches_reference(A, 20));
 }
 
@@ -354,12 +379,81 @@ TYPED_TEST(Spmv, TeamPerRowMatchesReference) {
 }
 
 TYPED_TEST(Spmv, LongRowsOnTeamsMatchReference) {
-  // Power-law rows: every row past 40 entries is left to the sweep over blocks.
+  // Power-law rows: every row past 40 entries is listed for a team.
   using C = TypeParam;
   const auto A = random_rmat<typename C::scalar, typename C::ordinal, typename C::offset>(12, 8, 24);
   auto mapping = test_space_is_host ? host_mapping(64) : device_mapping(8, 32, 4, false, 0);
   mapping.long_row = 40;
+  mapping.medium_row = 40;
   EXPECT_TRUE(this->forced_matches_reference(A, mapping, 24));
+}
+
+TYPED_TEST(Spmv, RowsListedForWarpsAndTeams) {
+  // Rows past 12 entries go to a warp each, past 200 to a team each.
+  RandomShape shape;
+  shape.sorted = false;
+  shape.duplicates = true;
+  shape.empty_rows = 0.2;
+  shape.long_row = 11;
+  shape.long_row_length = 3000;
+  const auto A = this->random(700, 500, 10, 25, shape);
+  auto mapping = test_space_is_host ? host_mapping(3) : device_mapping(2, 128, 2, false, 0);
+  mapping.medium_row = 12;
+  mapping.long_row = 200;
+  EXPECT_TRUE(this->forced_matches_reference(A, mapping, 25));
+}
+
+TYPED_TEST(Spmv, PowerLawRowsListedForWarpsAndTeams) {
+  using C = TypeParam;
+  const auto A = random_rmat<typename C::scalar, typename C::ordinal, typename C::offset>(12, 8, 26);
+  auto mapping = test_space_is_host ? host_mapping(16) : device_mapping(1, 256, 8, false, 0);
+  mapping.medium_row = 16;
+  mapping.long_row = 64;
+  EXPECT_TRUE(this->forced_matches_reference(A, mapping, 26));
+}
+
+TYPED_TEST(Spmv, RepeatedCallsWithListedRows) {
+  // The list of long rows is kept between calls: its counters must be back
+  // at zero for the next one.
+  using C = TypeParam;
+  const auto A = random_rmat<typename C::scalar, typename C::ordinal, typename C::offset>(11, 8, 27);
+  auto mapping = test_space_is_host ? host_mapping(8) : device_mapping(8, 32, 1, false, 0);
+  mapping.medium_row = 10;
+  mapping.long_row = 30;
+  for (int call = 0; call < 3; ++call) EXPECT_TRUE(this->forced_matches_reference(A, mapping, 27 + call)) << call;
+  mapping.medium_row = 30;
+  for (int call = 0; call < 2; ++call) EXPECT_TRUE(this->forced_matches_reference(A, mapping, 30 + call)) << call;
+}
+
+TYPED_TEST(Spmv, BadRowMapEndLeavesYAlone) {
+  // The end points are checked by the kernels themselves: a wrong one is
+  // reported, and y keeps its values.
+  using Z = typename TestFixture::Z;
+  const auto A = this->random(300, 200, 6, 28);
+  const auto y0 = this->random_vector(300, 28);
+  auto row_map = A.row_map;
+  row_map.back() = static_cast<Z>(row_map.back() - 1);
+  auto [error, y] = this->spmv_with_row_map(A, row_map, y0);
+  EXPECT_EQ(error, "gustav::spmv: A has a row_map ending at " + std::to_string(row_map.back()) + " but " +
+                       std::to_string(A.nnz()) + " entries");
+  EXPECT_TRUE(y == y0);
+  row_map = A.row_map;
+  row_map.front() = 2;
+  std::tie(error, y) = this->spmv_with_row_map(A, row_map, y0);
+  EXPECT_EQ(error, "gustav::spmv: A has a row_map starting at 2, not 0");
+  EXPECT_TRUE(y == y0);
+}
+
+TYPED_TEST(Spmv, MalformedInnerRowMapStaysInBounds) {
+  // Inner entries are not checked, but must not send a kernel outside the
+  // arrays: a decreasing entry and one past nnz (run under the sanitizer).
+  using Z = typename TestFixture::Z;
+  const auto A = this->random(300, 200, 6, 29);
+  auto row_map = A.row_map;
+  row_map[100] = static_cast<Z>(A.nnz() + 1000);
+  row_map[200] = 0;
+  const auto result = this->spmv_with_row_map(A, row_map, this->random_vector(300, 29));
+  EXPECT_EQ(result.first, "");
 }
 
 TYPED_TEST(Spmv, RawViews) {

@@ -8,6 +8,7 @@
 /// team when the average row is itself that long (team_per_row).
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -23,6 +24,10 @@ struct RowMapping {
   /// SpMV with a worker per row: rows longer than this are summed by a whole
   /// team instead (the largest value: none are).
   std::int64_t long_row = std::numeric_limits<std::int64_t>::max();
+  /// SpMV: rows longer than this (and at most long_row) are summed by a
+  /// warp of 32 lanes each instead of their worker (the largest value:
+  /// none are).
+  std::int64_t medium_row = std::numeric_limits<std::int64_t>::max();
 };
 
 /// GPU teams are one block of this many threads, whatever the lanes per row.
@@ -69,6 +74,48 @@ RowMapping choose_row_mapping(std::int64_t num_rows, std::int64_t nnz) {
   return m;
 }
 
+/// SpMV on GPUs, measured on an H200 (lap3d:120, lap2d:2000:9, band,
+/// er:1000000:8, R-MAT, ca-HepPh, ia-wikiquote, delaunay_n16, bcsstk16):
+/// short rows run fastest with about four entries per lane (lap2d:2000:9
+/// took 0.27 ms on 2 lanes, 0.39 on 4), rows of 16 entries or more with
+/// about two (bcsstk16: 0.020 ms on 32 lanes, 0.022 on 8). A worker takes
+/// rows until its lanes have about 6 entries each (lap3d:120: 0.106 ms
+/// with 2 rows a worker, 0.135 with 1; power-law rows run best with one,
+/// ca-HepPh 0.028 ms against 0.031 with 3). A row longer than 8 rounds of
+/// its worker's lanes goes to a warp of its own, one longer than 32 rounds
+/// of a warp to a team, so that no worker waits on a long row while its
+/// neighbours are done (rmat:20:2 took 0.19 ms with rows of up to 128
+/// entries on 2 lanes, 0.11 with rows past 16 on warps).
+constexpr double spmv_short_row = 16.0;
+constexpr double spmv_entries_per_short_lane = 4.0;
+constexpr double spmv_entries_per_long_lane = 2.0;
+constexpr double spmv_entries_per_lane_and_worker = 6.0;
+constexpr double spmv_medium_row_rounds = 8.0;
+constexpr double spmv_medium_row_min = 16.0;
+constexpr double spmv_long_row_min = 32.0 * 32.0;
+
+/// The SpMV mapping for a matrix of `num_rows` rows and `nnz` entries on
+/// ExecSpace: choose_row_mapping's, with the lanes, rows per worker and
+/// row tiers of SpMV on GPUs.
+template <class ExecSpace>
+RowMapping choose_spmv_mapping(std::int64_t num_rows, std::int64_t nnz) {
+  RowMapping m = choose_row_mapping<ExecSpace>(num_rows, nnz);
+  if constexpr (!is_host_space<ExecSpace>()) {
+    const double avg = num_rows > 0 ? static_cast<double>(nnz) / static_cast<double>(num_rows) : 0.0;
+    const double per_lane = avg < spmv_short_row ? spmv_entries_per_short_lane : spmv_entries_per_long_lane;
+    int lanes = 1;
+    while (lanes < 32 && per_lane * (2 * lanes) <= avg + 2.0) lanes *= 2;
+    m.vector_length = lanes;
+    m.team_size = row_mapping_threads_per_team / lanes;
+    const double rows = std::round(spmv_entries_per_lane_and_worker * lanes / std::max(avg, 1.0));
+    m.rows_per_worker = static_cast<int>(std::clamp(rows, 1.0, double(row_mapping_max_rows_per_worker)));
+    m.long_row = static_cast<std::int64_t>(std::max(spmv_long_row_min, row_mapping_long_row_over_average * avg));
+    m.medium_row = lanes < 32 ? static_cast<std::int64_t>(std::max(spmv_medium_row_rounds * lanes, spmv_medium_row_min))
+                              : m.long_row;
+  }
+  return m;
+}
+
 /// Calls f(row) for every row the calling worker owns. A team's rows come in
 /// rounds of team_size consecutive rows, worker w taking the w-th of each
 /// round, so that neighbouring workers read neighbouring rows; teams stride
@@ -87,13 +134,10 @@ KOKKOS_INLINE_FUNCTION void for_each_worker_row(const Member& team, std::int64_t
   }
 }
 
-/// The team policy for `functor` under mapping `m` (whose team size is
-/// lowered to what the functor allows).
-template <class ExecSpace, class Functor>
-Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>> row_policy(const ExecSpace& space, RowMapping& m,
-                                                                              std::int64_t num_rows,
-                                                                              const Functor& functor) {
-  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
+/// The team policy (of type Policy) for `functor` under mapping `m`
+/// (whose team size is lowered to what the functor allows).
+template <class ExecSpace, class Functor, class Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>>
+Policy row_policy(const ExecSpace& space, RowMapping& m, std::int64_t num_rows, const Functor& functor) {
   const int allowed = Policy(space, 1, 1, m.vector_length).team_size_max(functor, Kokkos::ParallelForTag());
   m.team_size = std::max(1, std::min(m.team_size, allowed));
   const std::int64_t block_rows = std::int64_t(m.team_size) * m.rows_per_worker;

@@ -1,7 +1,9 @@
 #pragma once
-/// The SpMV entry point behind gustav::spmv: checks the operands (the O(1)
-/// checks of validate_csr plus the lengths of x and y), then launches the
-/// kernels of spmv_kernels.hpp with the row mapping of row_mapping.hpp.
+/// The SpMV entry point behind gustav::spmv: checks the operands' shapes
+/// on the host (the O(1) checks of validate_csr_extents plus the lengths of
+/// x and y), launches the kernels of spmv_kernels.hpp with the row
+/// mapping of row_mapping.hpp, and waits for them to learn whether A's row
+/// map ended where it must.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -9,10 +11,12 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "gustav/errors.hpp"
 #include "gustav/spmv/row_mapping.hpp"
 #include "gustav/spmv/spmv_kernels.hpp"
+#include "gustav/spmv/workspace.hpp"
 #include "gustav/validation/validate_csr.hpp"
 
 namespace gustav::detail {
@@ -37,35 +41,61 @@ int team_size_for(const Policy& probe, const Kernel& kernel, int lanes) {
   return std::max(1, std::min(wanted, probe.team_size_max(kernel, Kokkos::ParallelForTag())));
 }
 
-/// The whole-team kernels: one team per row, or the sweep over rows longer
-/// than m.long_row that SpmvRows left alone.
+/// Lanes per worker of the whole-team kernels.
+template <class ExecSpace>
+constexpr int team_kernel_lanes() {
+  return is_host_space<ExecSpace>() ? 1 : 32;
+}
+
+/// The league of a kernel with `teams` teams, capped at what an int holds
+/// (the kernels stride over the rest).
+inline int league_of(std::int64_t teams) {
+  return static_cast<int>(std::clamp<std::int64_t>(teams, 1, std::numeric_limits<int>::max()));
+}
+
+/// The kernel that sums every row but the listed ones, under mapping m.
 template <class ExecSpace, class Operands>
-void launch_team_rows(const ExecSpace& space, const Operands& op, const RowMapping& m) {
-  const int lanes = is_host_space<ExecSpace>() ? 1 : 32;
-  const auto cap = static_cast<std::int64_t>(std::numeric_limits<int>::max());
+void launch_rows(const ExecSpace& space, const Operands& op, const SpmvLists<ExecSpace>& lists, RowMapping& m) {
   if (m.team_per_row) {
     using Kernel = SpmvTeamRows<ExecSpace, Operands>;
     using Policy = typename Kernel::Policy;
-    const Kernel k{op};
+    const int lanes = team_kernel_lanes<ExecSpace>();
+    const Kernel k{op, lists};
     const int team = team_size_for(Policy(space, 1, 1, lanes), k, lanes);
-    Kokkos::parallel_for("gustav::spmv::team_rows",
-                         Policy(space, static_cast<int>(std::min(op.num_rows, cap)), team, lanes), k);
-    return;
+    Kokkos::parallel_for("gustav::spmv::team_rows", Policy(space, league_of(op.num_rows), team, lanes), k);
+  } else {
+    using Kernel = SpmvRows<ExecSpace, Operands>;
+    const Kernel k{op, lists, m.rows_per_worker, m.medium_row, m.long_row};
+    Kokkos::parallel_for("gustav::spmv::rows",
+                         row_policy<ExecSpace, Kernel, typename Kernel::Policy>(space, m, op.num_rows, k), k);
   }
-  using Kernel = SpmvLongRows<ExecSpace, Operands>;
+}
+
+/// The listed-rows kernel runs a quarter of the teams that fit the device
+/// at once: the list is mostly short or empty, and every team of the
+/// kernel costs a little even then.
+constexpr std::int64_t listed_rows_teams_divisor = 4;
+
+/// The rows the first kernel listed, a warp or a team each; `capacity`
+/// bounds how many there can be.
+template <class ExecSpace, class Operands>
+void launch_listed_rows(const ExecSpace& space, const Operands& op, const SpmvLists<ExecSpace>& lists,
+                        std::int64_t capacity) {
+  using Kernel = SpmvListedRows<ExecSpace, Operands>;
   using Policy = typename Kernel::Policy;
-  const Kernel k{op, m.long_row, 256};
-  const auto scratch = Kokkos::PerTeam(Kernel::scratch_bytes(k.block_rows));
-  const int team = team_size_for(Policy(space, 1, 1, lanes).set_scratch_size(0, scratch), k, lanes);
-  // Enough teams to fill the device, each looking over a strided share of
-  // the rows. An odd stride: R-MAT's hubs are the rows with few one bits,
-  // and a power-of-two stride would give every multiple of it to team 0.
-  std::int64_t teams = std::min<std::int64_t>(ceil_div<std::int64_t>(op.num_rows, k.block_rows),
-                                              std::max<std::int64_t>(1, space.concurrency() / (team * lanes)) * 4);
-  if (teams % 2 == 0) --teams;
-  Kokkos::parallel_for("gustav::spmv::long_rows",
-                       Policy(space, static_cast<int>(std::min(teams, cap)), team, lanes).set_scratch_size(0, scratch),
-                       k);
+  const int lanes = team_kernel_lanes<ExecSpace>();
+  const Kernel k{op, lists};
+  const int team = team_size_for(Policy(space, 1, 1, lanes), k, lanes);
+  // The list's length is known only on the device: as many teams as run
+  // at once, or fewer when fewer rows can be listed.
+  const std::int64_t teams =
+      std::min(capacity, std::max<std::int64_t>(1, concurrent_teams(space, team, lanes) / listed_rows_teams_divisor));
+  Kokkos::parallel_for("gustav::spmv::listed_rows", Policy(space, league_of(teams), team, lanes), k);
+}
+
+/// At most how many of A's rows can be longer than `length`.
+inline std::int64_t most_rows_longer(std::int64_t num_rows, std::int64_t nnz, std::int64_t length) {
+  return length >= nnz ? 0 : std::min(num_rows, nnz / (length + 1));
 }
 
 /// y = alpha * A * x + beta * y. `forced` replaces the chosen row mapping
@@ -83,28 +113,47 @@ void spmv_impl(const ExecSpace& space,
                     Kokkos::SpaceAccessibility<ExecSpace, typename YView::memory_space>::accessible,
                 "gustav::spmv: x and y must live in memory the execution space can access");
 
-  validate_csr(space, A, who, "A", true, false);
+  validate_csr_extents(A, who, "A", true);
   check_vector_length(x, A.num_cols, who, "x", "columns");
   check_vector_length(y, A.num_rows, who, "y", "rows");
   if (A.num_rows == 0) return;
 
   const bool read_y = !(beta == Scalar(0));
   if (alpha == Scalar(0)) {
+    validate_csr(space, A, who, "A", true, false);
     Kokkos::parallel_for("gustav::spmv::scale_y",
                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, A.num_rows),
                          ScaleVector<YView, Scalar>{y, beta, read_y});
     return;
   }
-  const Operands op{A.row_map, A.entries, A.values, x, y, alpha, beta, read_y, A.num_rows};
-  RowMapping m = forced ? *forced : choose_row_mapping<ExecSpace>(A.num_rows, A.nnz());
-  if (m.team_per_row) {
-    launch_team_rows(space, op, m);
-    return;
-  }
-  const SpmvRows<ExecSpace, Operands> rows{op, m.rows_per_worker, m.long_row};
-  Kokkos::parallel_for("gustav::spmv::rows", row_policy(space, m, A.num_rows, rows), rows);
-  // No row can be longer than nnz: small matrices skip the sweep.
-  if (m.long_row < A.nnz()) launch_team_rows(space, op, m);
+  const Operands op{A.row_map, A.entries, A.values, x, y, alpha, beta, read_y, A.num_rows, A.nnz()};
+  RowMapping m = forced ? *forced : choose_spmv_mapping<ExecSpace>(A.num_rows, A.nnz());
+  const std::int64_t listable =
+      m.team_per_row ? 0 : most_rows_longer(A.num_rows, A.nnz(), std::min(m.medium_row, m.long_row));
+
+  auto& pool = SpmvWorkspacePool<ExecSpace>::instance();
+  SpmvWorkspace<ExecSpace> w = pool.take(space, listable);
+  // The kernels write the report only when A's row map is wrong.
+  w.report(report_bad) = 0;
+  const SpmvLists<ExecSpace> lists{w.list, w.report};
+  launch_rows(space, op, lists, m);
+  if (listable > 0) launch_listed_rows(space, op, lists, listable);
+  // The row map's end points are checked by the kernels that read it, and
+  // the call waits once for their verdict: reading the two entries before
+  // the launch cost two copies and two waits, as much as a small matrix's
+  // whole product.
+  space.fence();
+  const bool bad = w.report(report_bad) != 0;
+  const std::int64_t first = w.report(report_first);
+  const std::int64_t last = w.report(report_last);
+  pool.give(std::move(w));
+  if (!bad) return;
+  std::ostringstream s;
+  if (first != 0)
+    s << who << ": A has a row_map starting at " << first << ", not 0";
+  else
+    s << who << ": A has a row_map ending at " << last << " but " << A.nnz() << " entries";
+  throw invalid_input(s.str());
 }
 
 }  // namespace gustav::detail

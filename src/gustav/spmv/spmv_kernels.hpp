@@ -4,23 +4,27 @@
 /// on CUDA) or, for very long rows, by a whole team:
 ///
 /// - SpmvRows: one worker per row (row_mapping.hpp picks lanes and rows per
-///   worker); rows longer than the mapping's long_row are left alone;
-/// - SpmvLongRows: each team looks over every league_size-th row for those
-///   left alone and sums them one after the other with every thread of the
-///   team, so that a hub row of a power-law matrix does not hold up a single
-///   warp, and hubs with neighbouring indices (R-MAT puts them together)
-///   land on different teams;
+///   worker); rows longer than the mapping's medium_row are listed instead;
+/// - SpmvListedRows: the listed rows, a warp of 32 lanes each, or a team
+///   each for those longer than long_row, so that a worker never waits on
+///   a long row while its neighbours are done, and the hub rows of a
+///   power-law matrix do not fall to one team together (R-MAT's hubs have
+///   neighbouring indices);
 /// - SpmvTeamRows: one team per row, when the average row is long;
 /// - ScaleVector: y = beta * y for alpha = 0, which reads neither A nor x.
 ///
-/// beta = 0 never reads y, so y may hold anything (NaN, uninitialised
-/// memory) on entry, as BLAS callers expect. Every row's sum is taken in a
-/// fixed order for a given mapping, so repeated calls give the same bits.
+/// Every kernel that reads A first checks that row_map starts at 0 and ends
+/// at nnz; if not, it reports both end points (workspace.hpp) and computes
+/// nothing, so y is left as it was. beta = 0 never reads y, so y may hold
+/// anything (NaN, uninitialised memory) on entry, as BLAS callers expect.
+/// Every row's sum is taken in an order fixed by the matrix and the
+/// mapping, so repeated calls give the same bits.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <type_traits>
 
 #include "gustav/spmv/row_mapping.hpp"
+#include "gustav/spmv/workspace.hpp"
 
 namespace gustav::detail {
 
@@ -38,16 +42,28 @@ struct SpmvOperands {
   scalar beta;
   bool read_y = true;  ///< false when beta = 0
   std::int64_t num_rows = 0;
+  std::int64_t nnz = 0;
 
-  KOKKOS_INLINE_FUNCTION std::int64_t length(const std::int64_t i) const {
-    return static_cast<std::int64_t>(row_map(i + 1) - row_map(i));
+  /// Whether row_map starts at 0 and ends at nnz (read by every team: two
+  /// loads that the cache serves after the first team).
+  KOKKOS_INLINE_FUNCTION bool ends_agree() const {
+    return static_cast<std::int64_t>(row_map(0)) == 0 && static_cast<std::int64_t>(row_map(num_rows)) == nnz;
   }
 
-  /// Adds entry k of row i's products (k counts from the row's start).
-  KOKKOS_INLINE_FUNCTION void add_product(const std::int64_t i, const std::int64_t k, scalar& sum) const {
-    const auto p = row_map(i) + k;
-    sum += values(p) * x(entries(p));
+  /// Row i's first entry, held to [0, nnz]: the kernels check only
+  /// row_map's end points, and a malformed inner entry must not send them
+  /// outside the arrays.
+  KOKKOS_INLINE_FUNCTION std::int64_t begin(const std::int64_t i) const {
+    const auto b = static_cast<std::int64_t>(row_map(i));
+    return b < 0 ? 0 : (b > nnz ? nnz : b);
   }
+  /// Row i's end, held to [b, nnz] (b: the row's begin).
+  KOKKOS_INLINE_FUNCTION std::int64_t end(const std::int64_t i, const std::int64_t b) const {
+    const auto e = static_cast<std::int64_t>(row_map(i + 1));
+    return e < b ? b : (e > nnz ? nnz : e);
+  }
+
+  KOKKOS_INLINE_FUNCTION scalar product(const std::int64_t p) const { return values(p) * x(entries(p)); }
 
   KOKKOS_INLINE_FUNCTION void store(const std::int64_t i, const scalar& sum) const {
     y(i) = read_y ? static_cast<scalar>(beta * y(i) + alpha * sum) : static_cast<scalar>(alpha * sum);
@@ -56,76 +72,142 @@ struct SpmvOperands {
   /// Row i summed by every thread and lane of the team; one thread stores it.
   template <class Member>
   KOKKOS_INLINE_FUNCTION void team_row(const Member& team, const std::int64_t i) const {
+    const std::int64_t b = begin(i);
     scalar sum = scalar();
     Kokkos::parallel_reduce(
-        Kokkos::TeamVectorRange(team, length(i)),
-        [&](const std::int64_t k, scalar& partial) { add_product(i, k, partial); }, sum);
+        Kokkos::TeamVectorRange(team, end(i, b) - b),
+        [&](const std::int64_t k, scalar& partial) { partial += product(b + k); }, sum);
     Kokkos::single(Kokkos::PerTeam(team), [&]() { store(i, sum); });
     // Kokkos 3.4's CUDA team reduction reuses its shared memory without a
     // closing barrier: a second reduction could overwrite it while slow
     // threads still read this one's result.
     team.team_barrier();
   }
+
+  /// Row i (of begin b and end e) summed by the lanes of the calling worker
+  /// from global memory, one lane storing it.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void worker_row(const Member& team, const std::int64_t i, const std::int64_t b,
+                                         const std::int64_t e) const {
+    scalar sum = scalar();
+    // Zero-based range: every backend starts its lanes at the same place.
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(team, e - b), [&](const std::int64_t k, scalar& partial) { partial += product(b + k); },
+        sum);
+    // The reduction leaves the sum on every lane; one lane stores it.
+    Kokkos::single(Kokkos::PerThread(team), [&]() { store(i, sum); });
+  }
 };
 
-template <class ExecSpace, class Operands>
-struct SpmvRows {
-  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
-  using Member = typename Policy::member_type;
-  using scalar = typename Operands::scalar;
+/// The rows left to SpmvListedRows and the end-point report, as kernels see
+/// them. The list: [0] rows listed for a warp each, [1] rows listed for a
+/// team each, [2] teams of SpmvListedRows done; then the warps' rows from
+/// the front and the teams' rows from the back (every listed row is longer
+/// than the warps' threshold, so both fit in room for that many).
+template <class ExecSpace>
+struct SpmvLists {
+  Kokkos::View<unsigned long long*, typename ExecSpace::memory_space> list;
+  Kokkos::View<std::int64_t*, typename ReportMemory<ExecSpace>::type> report;
 
-  Operands op;
-  int rows_per_worker = 1;
-  std::int64_t long_row = 0;  ///< longer rows are SpmvLongRows' work
+  static constexpr int header = 3;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    for_each_worker_row(team, op.num_rows, rows_per_worker, [&](const std::int64_t i) {
-      const std::int64_t n = op.length(i);
-      if (n > long_row) return;
-      scalar sum = scalar();
-      // Zero-based range: every backend starts its lanes at the same place.
-      Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(team, n), [&](const std::int64_t k, scalar& partial) { op.add_product(i, k, partial); },
-          sum);
-      // The reduction leaves the sum on every lane; one lane stores it.
-      Kokkos::single(Kokkos::PerThread(team), [&]() { op.store(i, sum); });
+  /// Row i goes to a warp (one lane of one worker calls this).
+  KOKKOS_INLINE_FUNCTION void add_for_warp(const std::int64_t i) const {
+    list(header + Kokkos::atomic_fetch_add(&list(0), 1ull)) = static_cast<unsigned long long>(i);
+  }
+  /// Row i goes to a team.
+  KOKKOS_INLINE_FUNCTION void add_for_team(const std::int64_t i) const {
+    list(list.extent(0) - 1 - Kokkos::atomic_fetch_add(&list(1), 1ull)) = static_cast<unsigned long long>(i);
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t warp_row(const std::int64_t k) const {
+    return static_cast<std::int64_t>(list(header + k));
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t team_row(const std::int64_t k) const {
+    return static_cast<std::int64_t>(list(list.extent(0) - 1 - k));
+  }
+
+  /// Whether op's row map ends where it must; if not, one thread of the
+  /// team reports its end points. Every thread of the team gets the answer.
+  template <class Member, class Operands>
+  KOKKOS_INLINE_FUNCTION bool check(const Member& team, const Operands& op) const {
+    if (op.ends_agree()) return true;
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      report(report_first) = static_cast<std::int64_t>(op.row_map(0));
+      report(report_last) = static_cast<std::int64_t>(op.row_map(op.num_rows));
+      report(report_bad) = 1;
     });
+    return false;
   }
 };
 
 template <class ExecSpace, class Operands>
-struct SpmvLongRows {
+struct SpmvRows {
+  /// At most 32 registers a thread on CUDA (8 teams of 256 threads a
+  /// multiprocessor): a worker's row is a chain of dependent loads, and
+  /// only more resident warps hide their latency (38 registers, 75 %
+  /// occupancy, without the bound).
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>,
+                                    Kokkos::LaunchBounds<row_mapping_threads_per_team, 8>>;
+  using Member = typename Policy::member_type;
+
+  Operands op;
+  SpmvLists<ExecSpace> lists;
+  int rows_per_worker = 1;
+  std::int64_t medium_row = 0;  ///< longer rows are listed for a warp each
+  std::int64_t long_row = 0;    ///< longer rows are listed for a team each
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    if (!lists.check(team, op)) return;
+    for_each_worker_row(team, op.num_rows, rows_per_worker, [&](const std::int64_t i) {
+      const std::int64_t b = op.begin(i);
+      const std::int64_t e = op.end(i, b);
+      if (e - b > medium_row) {
+        Kokkos::single(Kokkos::PerThread(team), [&]() {
+          if (e - b > long_row) lists.add_for_team(i);
+          else lists.add_for_warp(i);
+        });
+        return;
+      }
+      op.worker_row(team, i, b, e);
+    });
+  }
+};
+
+/// The listed rows: first those for a team each, teams striding over them,
+/// then those for a warp each, the workers of every team striding over
+/// them. The last team to finish clears the list's counters for the next
+/// call.
+template <class ExecSpace, class Operands>
+struct SpmvListedRows {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
 
   Operands op;
-  std::int64_t long_row = 0;
-  int block_rows = 256;  ///< rows a team looks over at a time
-
-  /// Team scratch: a block's long rows and their count.
-  static std::size_t scratch_bytes(int block_rows) { return (static_cast<std::size_t>(block_rows) + 1) * sizeof(int) + 32; }
+  SpmvLists<ExecSpace> lists;
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    int* count = static_cast<int*>(team.team_scratch(0).get_shmem_aligned(sizeof(int), 16));
-    int* found_rows = static_cast<int*>(team.team_scratch(0).get_shmem_aligned(block_rows * sizeof(int), 16));
-    // This team's rows: league_rank, league_rank + stride, ... (the k-th is row_of(k)).
-    const std::int64_t stride = team.league_size();
-    const std::int64_t mine = (op.num_rows - team.league_rank() + stride - 1) / stride;
-    auto row_of = [&](const std::int64_t k) { return team.league_rank() + k * stride; };
-    for (std::int64_t first = 0; first < mine; first += block_rows) {
-      const std::int64_t n = mine - first < block_rows ? mine - first : block_rows;
-      Kokkos::single(Kokkos::PerTeam(team), [&]() { *count = 0; });
-      team.team_barrier();
-      // The list's order varies from run to run; each row's sum does not.
-      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), [&](const std::int64_t r) {
-        if (op.length(row_of(first + r)) > long_row) found_rows[Kokkos::atomic_fetch_add(count, 1)] = static_cast<int>(r);
-      });
-      team.team_barrier();
-      const int found = *count;
-      for (int k = 0; k < found; ++k) op.team_row(team, row_of(first + found_rows[k]));
-      // The next block reuses the scratch.
-      team.team_barrier();
-    }
+    const auto for_warps = static_cast<std::int64_t>(lists.list(0));
+    const auto for_teams = static_cast<std::int64_t>(lists.list(1));
+    for (std::int64_t k = team.league_rank(); k < for_teams; k += team.league_size()) op.team_row(team, lists.team_row(k));
+    const std::int64_t workers = static_cast<std::int64_t>(team.league_size()) * team.team_size();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, team.team_size()), [&](const int w) {
+      for (std::int64_t k = static_cast<std::int64_t>(team.league_rank()) * team.team_size() + w; k < for_warps;
+           k += workers) {
+        const std::int64_t i = lists.warp_row(k);
+        const std::int64_t b = op.begin(i);
+        op.worker_row(team, i, b, op.end(i, b));
+      }
+    });
+    team.team_barrier();
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      // Every team has read the counts before it counts itself done.
+      const auto done = Kokkos::atomic_fetch_add(&lists.list(2), 1ull);
+      if (done == static_cast<unsigned long long>(team.league_size() - 1)) {
+        lists.list(0) = 0;
+        lists.list(1) = 0;
+        lists.list(2) = 0;
+      }
+    });
   }
 };
 
@@ -135,8 +217,10 @@ struct SpmvTeamRows {
   using Member = typename Policy::member_type;
 
   Operands op;
+  SpmvLists<ExecSpace> lists;
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    if (!lists.check(team, op)) return;
     for (std::int64_t i = team.league_rank(); i < op.num_rows; i += team.league_size()) op.team_row(team, i);
   }
 };

@@ -1,0 +1,112 @@
+#pragma once
+/// What one SpMV call on a GPU needs besides its operands, kept between
+/// calls: the list of rows left to the long-row kernel (in device memory)
+/// and the report of A's row-map end points (in host memory the device
+/// writes to directly: CUDA's pinned memory).
+///
+/// Allocating either on every call would cost more than a small matrix's
+/// whole SpMV (a device allocation is a driver round trip, a free a device
+/// synchronisation), so a call takes a workspace out of a small pool and
+/// gives it back after it has waited for its kernels; concurrent calls
+/// from several host threads each get their own. The pool is emptied by
+/// gustav::release_cached_memory() and at Kokkos::finalize.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <mutex>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "gustav/common/block_cache.hpp"  // BlockCacheRegistry
+
+namespace gustav::detail {
+
+/// Host memory that kernels of ExecSpace can write: pinned memory for CUDA,
+/// the host's own for host backends.
+template <class ExecSpace>
+struct ReportMemory {
+  using type = Kokkos::HostSpace;
+};
+#if defined(KOKKOS_ENABLE_CUDA)
+template <>
+struct ReportMemory<Kokkos::Cuda> {
+  using type = Kokkos::CudaHostPinnedSpace;
+};
+#endif
+
+/// Where SpmvRowBlocks reports a row map that does not start at 0 or end
+/// at nnz: it sets `bad` and the two end points, and computes nothing.
+enum SpmvReport : int { report_bad = 0, report_first = 1, report_last = 2, report_words = 3 };
+
+template <class ExecSpace>
+struct SpmvWorkspace {
+  using memory_space = typename ExecSpace::memory_space;
+  /// Three counters, then the listed rows (SpmvLists). unsigned long long:
+  /// the one 64-bit type with a native atomic add on CUDA in Kokkos 3.4
+  /// (others take a compare-and-swap loop, which 1000 teams counting
+  /// themselves done turned into 0.4 ms on an H200).
+  Kokkos::View<unsigned long long*, memory_space> list;
+  Kokkos::View<std::int64_t*, typename ReportMemory<ExecSpace>::type> report;
+
+  static constexpr std::int64_t counters = 3;
+  std::int64_t capacity() const {
+    return list.extent(0) > counters ? static_cast<std::int64_t>(list.extent(0)) - counters : 0;
+  }
+};
+
+/// The pool of SpmvWorkspaces of one execution space.
+template <class ExecSpace>
+class SpmvWorkspacePool {
+ public:
+  static SpmvWorkspacePool& instance() {
+    static SpmvWorkspacePool p;
+    return p;
+  }
+
+  /// A workspace whose list holds `rows` rows. Its counters are zero: a
+  /// fresh list is zero-filled, and the long-row kernel clears them when it
+  /// is done.
+  SpmvWorkspace<ExecSpace> take(const ExecSpace& space, std::int64_t rows) {
+    SpmvWorkspace<ExecSpace> w;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!kept_.empty()) {
+        w = std::move(kept_.back());
+        kept_.pop_back();
+      }
+    }
+    if (w.report.extent(0) == 0) w.report = decltype(w.report)("gustav::spmv::report", report_words);
+    if (w.capacity() < rows) {
+      w.list = decltype(w.list)();
+      w.list = decltype(w.list)(Kokkos::view_alloc(space, "gustav::spmv::listed_rows"), w.counters + rows);
+    }
+    return w;
+  }
+
+  /// Keeps `w` for a later call. The caller has waited for every kernel
+  /// that used it.
+  void give(SpmvWorkspace<ExecSpace>&& w) {
+    if (!Kokkos::is_initialized()) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!hook_pushed_) {
+      Kokkos::push_finalize_hook([] { instance().clear(true); });
+      BlockCacheRegistry::instance().add([] { instance().clear(false); });
+      hook_pushed_ = true;
+    }
+    kept_.push_back(std::move(w));
+  }
+
+ private:
+  void clear(bool finalizing) {
+    std::vector<SpmvWorkspace<ExecSpace>> gone;
+    std::lock_guard<std::mutex> lock(mutex_);
+    gone.swap(kept_);
+    if (finalizing) hook_pushed_ = false;
+  }
+
+  std::mutex mutex_;
+  std::vector<SpmvWorkspace<ExecSpace>> kept_;
+  bool hook_pushed_ = false;
+};
+
+}  // namespace gustav::detail
