@@ -3,9 +3,11 @@
 /// spreads them over teams, workers and vector lanes, chosen from the
 /// average row length: short rows get few lanes and several rows per worker,
 /// long rows a full warp of 32 lanes. SpMV and the transpose's counting and
-/// placing passes walk rows this way. On GPUs SpMV also hands rows far
-/// longer than the average to whole teams (long_row), and every row to a
-/// team when the average row is itself that long (team_per_row).
+/// placing passes walk rows this way. On GPUs SpMV (choose_spmv_mapping)
+/// picks its own lanes and rows per worker, hands rows several rounds
+/// longer than their worker's lanes to a warp each (medium_row) and rows
+/// far longer than the average to a team each (long_row), and gives every
+/// row a team when the average row is itself that long (team_per_row).
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
@@ -45,13 +47,10 @@ constexpr int row_mapping_max_rows_per_chunk = 1024;
 /// On GPUs a row of this many entries keeps a warp busy for 32 rounds or
 /// more: rows this long on average get a team each.
 constexpr double row_mapping_team_row = 1024.0;
-/// On GPUs SpMV takes a row from its worker and gives it to a team when it
-/// would keep the worker's lanes busy for more than 32 rounds, is more than
-/// 16 times the average row and has more than 128 entries: a few such rows
-/// (the hubs of a power-law matrix) would otherwise hold up the whole kernel.
-constexpr double row_mapping_long_row_rounds = 32.0;
+/// On GPUs SpMV gives a row to a team of its own when it is more than 16
+/// times the average row (and past spmv_long_row_min below): a few such
+/// rows (the hubs of a power-law matrix) would otherwise hold up a warp.
 constexpr double row_mapping_long_row_over_average = 16.0;
-constexpr double row_mapping_long_row_min = 128.0;
 
 /// The mapping for a matrix of `num_rows` rows and `nnz` entries on ExecSpace.
 template <class ExecSpace>
@@ -68,8 +67,6 @@ RowMapping choose_row_mapping(std::int64_t num_rows, std::int64_t nnz) {
     const double rows = row_mapping_entries_per_lane * m.vector_length / at_least_one;
     m.rows_per_worker = static_cast<int>(std::clamp(rows, 1.0, double(row_mapping_max_rows_per_worker)));
     m.team_per_row = avg >= row_mapping_team_row;
-    m.long_row = static_cast<std::int64_t>(std::max({row_mapping_long_row_rounds * m.vector_length,
-                                                     row_mapping_long_row_over_average * avg, row_mapping_long_row_min}));
   }
   return m;
 }
