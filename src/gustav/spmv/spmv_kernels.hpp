@@ -109,18 +109,16 @@ struct SpmvLists {
   Kokkos::View<unsigned long long*, typename ExecSpace::memory_space> list;
   Kokkos::View<std::int64_t*, typename ReportMemory<ExecSpace>::type> report;
 
-  static constexpr int header = 3;
-
   /// Row i goes to a warp (one lane of one worker calls this).
   KOKKOS_INLINE_FUNCTION void add_for_warp(const std::int64_t i) const {
-    list(header + Kokkos::atomic_fetch_add(&list(0), 1ull)) = static_cast<unsigned long long>(i);
+    list(spmv_list_counters + Kokkos::atomic_fetch_add(&list(0), 1ull)) = static_cast<unsigned long long>(i);
   }
   /// Row i goes to a team.
   KOKKOS_INLINE_FUNCTION void add_for_team(const std::int64_t i) const {
     list(list.extent(0) - 1 - Kokkos::atomic_fetch_add(&list(1), 1ull)) = static_cast<unsigned long long>(i);
   }
   KOKKOS_INLINE_FUNCTION std::int64_t warp_row(const std::int64_t k) const {
-    return static_cast<std::int64_t>(list(header + k));
+    return static_cast<std::int64_t>(list(spmv_list_counters + k));
   }
   KOKKOS_INLINE_FUNCTION std::int64_t team_row(const std::int64_t k) const {
     return static_cast<std::int64_t>(list(list.extent(0) - 1 - k));

@@ -34,9 +34,12 @@ struct ReportMemory<Kokkos::Cuda> {
 };
 #endif
 
-/// Where SpmvRowBlocks reports a row map that does not start at 0 or end
-/// at nnz: it sets `bad` and the two end points, and computes nothing.
+/// Where the SpMV kernels report a row map that does not start at 0 or end
+/// at nnz: they set `bad` and the two end points, and compute nothing.
 enum SpmvReport : int { report_bad = 0, report_first = 1, report_last = 2, report_words = 3 };
+
+/// Counters at the head of the list of rows (SpmvLists names them).
+constexpr std::int64_t spmv_list_counters = 3;
 
 template <class ExecSpace>
 struct SpmvWorkspace {
@@ -48,9 +51,9 @@ struct SpmvWorkspace {
   Kokkos::View<unsigned long long*, memory_space> list;
   Kokkos::View<std::int64_t*, typename ReportMemory<ExecSpace>::type> report;
 
-  static constexpr std::int64_t counters = 3;
   std::int64_t capacity() const {
-    return list.extent(0) > counters ? static_cast<std::int64_t>(list.extent(0)) - counters : 0;
+    const auto n = static_cast<std::int64_t>(list.extent(0));
+    return n > spmv_list_counters ? n - spmv_list_counters : 0;
   }
 };
 
@@ -77,8 +80,8 @@ class SpmvWorkspacePool {
     }
     if (w.report.extent(0) == 0) w.report = decltype(w.report)("gustav::spmv::report", report_words);
     if (w.capacity() < rows) {
-      w.list = decltype(w.list)();
-      w.list = decltype(w.list)(Kokkos::view_alloc(space, "gustav::spmv::listed_rows"), w.counters + rows);
+      w.list = decltype(w.list)();  // the old list goes before the new one comes
+      w.list = decltype(w.list)(Kokkos::view_alloc(space, "gustav::spmv::listed_rows"), spmv_list_counters + rows);
     }
     return w;
   }
