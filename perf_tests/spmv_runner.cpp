@@ -109,7 +109,7 @@ class CusparseSpmv {
     check(cusparseCreateDnVec(&y_desc_, in.rows, y_, CUDA_R_64F), "cusparseCreateDnVec(y)");
     std::size_t bytes = 0;
     check(cusparseSpMV_bufferSize(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &in.alpha, a_, x_desc_, &in.beta,
-                                  y_desc_, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes),
+                                  y_desc_, CUDA_R_64F, algorithm(), &bytes),
           "cusparseSpMV_bufferSize");
     if (bytes > 0) check(cudaMalloc(&buffer_, bytes), "cudaMalloc(SpMV buffer)");
     check(cudaMemcpy(y_, in.y_initial, sizeof(double) * in.rows, cudaMemcpyDeviceToDevice), "cudaMemcpy(y)");
@@ -127,7 +127,7 @@ class CusparseSpmv {
 
   void run() {
     check(cusparseSpMV(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &in_.alpha, a_, x_desc_, &in_.beta, y_desc_,
-                       CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, buffer_),
+                       CUDA_R_64F, algorithm(), buffer_),
           "cusparseSpMV");
   }
   void sync() { check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
@@ -136,6 +136,8 @@ class CusparseSpmv {
   }
 
  private:
+  cusparseSpMVAlg_t algorithm() const { return in_.deterministic ? CUSPARSE_SPMV_CSR_ALG2 : CUSPARSE_SPMV_ALG_DEFAULT; }
+
   CusparseSpmvInput in_;
   cusparseHandle_t handle_ = nullptr;
   cusparseSpMatDescr_t a_ = nullptr;

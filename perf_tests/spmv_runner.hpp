@@ -1,7 +1,9 @@
 #pragma once
-// Times y = alpha * A * x + beta * y three ways on one matrix: gustav::spmv,
-// Kokkos Kernels' KokkosSparse::spmv and, in CUDA builds with cuSPARSE
-// (GUSTAV_BENCH_CUSPARSE), cuSPARSE's generic cusparseSpMV. Each first runs
+// Times y = alpha * A * x + beta * y on one matrix: gustav::spmv, Kokkos
+// Kernels' KokkosSparse::spmv and, in CUDA builds with cuSPARSE
+// (GUSTAV_BENCH_CUSPARSE), cuSPARSE's generic cusparseSpMV with its default
+// algorithm ("cusparse") and its deterministic CSR algorithm
+// ("cusparse/alg2"). Each first runs
 // once from the same x and y and is checked against Gustav; then come
 // warm-up runs and `reps` fenced, timed runs, summarised by their median as
 // GB/s (from the bytes an SpMV must move) and GFLOP/s (2 nnz / time).
@@ -22,7 +24,7 @@ namespace gustav::bench {
 
 /// One implementation's SpMV timings on one matrix.
 struct SpmvMeasurement {
-  std::string implementation;   ///< "gustav", "kk" or "cusparse"
+  std::string implementation;   ///< "gustav", "kk", "cusparse" or "cusparse/alg2"
   bool ran = false;             ///< false: it refused or failed; see note
   bool checked = false;         ///< its y was compared with Gustav's (false for Gustav, and when Gustav failed)
   bool agrees = false;          ///< its y matches Gustav's (Gustav, when it ran: true)
@@ -88,6 +90,9 @@ struct CusparseSpmvInput {
   const double* y_initial = nullptr;  ///< rows entries, copied before the first run
   double* y_first = nullptr;          ///< receives y after the first run
   double alpha = 1, beta = 0;
+  /// CUSPARSE_SPMV_CSR_ALG2, whose sums are the same bits on every run (as
+  /// gustav::spmv's are), instead of the default algorithm.
+  bool deterministic = false;
 };
 
 /// The first run into in.y_first, then warm-ups and timed runs. Never
@@ -216,30 +221,36 @@ SpmvComparison compare_spmv(const Space& space, const Matrix& A, typename Matrix
   if constexpr (std::is_same_v<typename Space::memory_space, Kokkos::CudaSpace>) {
     using Offset = typename Matrix::size_type;
     using Ordinal = typename Matrix::ordinal_type;
-    SpmvMeasurement m;
-    if constexpr (std::is_same_v<Scalar, double> && sizeof(Offset) == sizeof(Ordinal)) {
-      Vector y_first(Kokkos::view_alloc(Kokkos::WithoutInitializing, "gustav::bench::spmv::y_cusparse"), c.rows);
-      CusparseSpmvInput in;
-      in.rows = c.rows;
-      in.cols = c.cols;
-      in.nnz = c.nnz;
-      in.indices64 = sizeof(Ordinal) == 8;
-      in.row_map = A.graph.row_map.data();
-      in.entries = A.graph.entries.data();
-      in.values = A.values.data();
-      in.x = x.data();
-      in.y_initial = y0.data();
-      in.y_first = y_first.data();
-      in.alpha = alpha;
-      in.beta = beta;
-      space.fence();
-      m = run_cusparse_spmv(in, warmups, reps);
-      if (m.ran) detail_spmv::check_against(m, reference_ran, reference, detail_spmv::to_doubles(y_first), rtol);
-    } else {
-      m.implementation = "cusparse";
-      m.note = "cuSPARSE SpMV is compared on double values with offsets and columns of one width";
+    // The default algorithm, and the deterministic one: the fair peer of
+    // gustav::spmv, whose sums do not change from run to run.
+    for (const bool deterministic : {false, true}) {
+      SpmvMeasurement m;
+      const char* name = deterministic ? "cusparse/alg2" : "cusparse";
+      if constexpr (std::is_same_v<Scalar, double> && sizeof(Offset) == sizeof(Ordinal)) {
+        Vector y_first(Kokkos::view_alloc(Kokkos::WithoutInitializing, "gustav::bench::spmv::y_cusparse"), c.rows);
+        CusparseSpmvInput in;
+        in.rows = c.rows;
+        in.cols = c.cols;
+        in.nnz = c.nnz;
+        in.indices64 = sizeof(Ordinal) == 8;
+        in.row_map = A.graph.row_map.data();
+        in.entries = A.graph.entries.data();
+        in.values = A.values.data();
+        in.x = x.data();
+        in.y_initial = y0.data();
+        in.y_first = y_first.data();
+        in.alpha = alpha;
+        in.beta = beta;
+        in.deterministic = deterministic;
+        space.fence();
+        m = run_cusparse_spmv(in, warmups, reps);
+        if (m.ran) detail_spmv::check_against(m, reference_ran, reference, detail_spmv::to_doubles(y_first), rtol);
+      } else {
+        m.note = "cuSPARSE SpMV is compared on double values with offsets and columns of one width";
+      }
+      m.implementation = name;
+      c.runs.push_back(m);
     }
-    c.runs.push_back(m);
   }
 #endif
 

@@ -412,6 +412,25 @@ TYPED_TEST(Spmv, PowerLawRowsListedForWarpsAndTeams) {
   EXPECT_TRUE(this->forced_matches_reference(A, mapping, 26));
 }
 
+TYPED_TEST(Spmv, EveryLaneCountMatchesReference) {
+  // The row kernel is compiled once per lane count on GPUs, each with its
+  // own stride and shuffle tree: every count, with rows past 3 rounds of
+  // the lanes listed for warps and past 300 entries for teams.
+  RandomShape shape;
+  shape.sorted = false;
+  shape.duplicates = true;
+  shape.empty_rows = 0.15;
+  shape.long_row = 17;
+  shape.long_row_length = 900;
+  const auto A = this->random(900, 700, 24, 32, shape);
+  for (const int lanes : {1, 2, 4, 8, 16, 32}) {
+    auto mapping = test_space_is_host ? host_mapping(lanes) : device_mapping(lanes, 256 / lanes, 2, false, 0);
+    mapping.medium_row = 3 * lanes;
+    mapping.long_row = 300;
+    EXPECT_TRUE(this->forced_matches_reference(A, mapping, 32 + lanes)) << lanes << " lanes";
+  }
+}
+
 TYPED_TEST(Spmv, RepeatedCallsWithListedRows) {
   // The list of long rows is kept between calls: its counters must be back
   // at zero for the next one.

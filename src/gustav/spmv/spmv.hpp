@@ -53,6 +53,15 @@ inline int league_of(std::int64_t teams) {
   return static_cast<int>(std::clamp<std::int64_t>(teams, 1, std::numeric_limits<int>::max()));
 }
 
+/// SpmvRows with `Lanes` lanes per worker (0: m.vector_length at run time).
+template <int Lanes, class ExecSpace, class Operands>
+void launch_worker_rows(const ExecSpace& space, const Operands& op, const SpmvLists<ExecSpace>& lists, RowMapping& m) {
+  using Kernel = SpmvRows<ExecSpace, Operands, Lanes>;
+  const Kernel k{op, lists, m.rows_per_worker, m.medium_row, m.long_row};
+  Kokkos::parallel_for("gustav::spmv::rows", row_policy<ExecSpace, Kernel, typename Kernel::Policy>(space, m, op.num_rows, k),
+                       k);
+}
+
 /// The kernel that sums every row but the listed ones, under mapping m.
 template <class ExecSpace, class Operands>
 void launch_rows(const ExecSpace& space, const Operands& op, const SpmvLists<ExecSpace>& lists, RowMapping& m) {
@@ -63,11 +72,21 @@ void launch_rows(const ExecSpace& space, const Operands& op, const SpmvLists<Exe
     const Kernel k{op, lists};
     const int team = team_size_for(Policy(space, 1, 1, lanes), k, lanes);
     Kokkos::parallel_for("gustav::spmv::team_rows", Policy(space, league_of(op.num_rows), team, lanes), k);
+  } else if constexpr (is_host_space<ExecSpace>()) {
+    launch_worker_rows<0>(space, op, lists, m);
   } else {
-    using Kernel = SpmvRows<ExecSpace, Operands>;
-    const Kernel k{op, lists, m.rows_per_worker, m.medium_row, m.long_row};
-    Kokkos::parallel_for("gustav::spmv::rows",
-                         row_policy<ExecSpace, Kernel, typename Kernel::Policy>(space, m, op.num_rows, k), k);
+    // The lanes as a constant of the kernel: with Kokkos' runtime vector
+    // length, rows of one lane ran slower than with the stride and the
+    // reduction fixed at compile time.
+    switch (m.vector_length) {
+      case 1: launch_worker_rows<1>(space, op, lists, m); break;
+      case 2: launch_worker_rows<2>(space, op, lists, m); break;
+      case 4: launch_worker_rows<4>(space, op, lists, m); break;
+      case 8: launch_worker_rows<8>(space, op, lists, m); break;
+      case 16: launch_worker_rows<16>(space, op, lists, m); break;
+      case 32: launch_worker_rows<32>(space, op, lists, m); break;
+      default: launch_worker_rows<0>(space, op, lists, m); break;
+    }
   }
 }
 
@@ -81,7 +100,8 @@ constexpr std::int64_t listed_rows_teams_divisor = 4;
 template <class ExecSpace, class Operands>
 void launch_listed_rows(const ExecSpace& space, const Operands& op, const SpmvLists<ExecSpace>& lists,
                         std::int64_t capacity) {
-  using Kernel = SpmvListedRows<ExecSpace, Operands>;
+  // A warp per listed row on GPUs, one lane on CPUs.
+  using Kernel = SpmvListedRows<ExecSpace, Operands, team_kernel_lanes<ExecSpace>()>;
   using Policy = typename Kernel::Policy;
   const int lanes = team_kernel_lanes<ExecSpace>();
   const Kernel k{op, lists};
