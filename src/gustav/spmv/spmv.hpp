@@ -58,8 +58,8 @@ template <int Lanes, class ExecSpace, class Operands>
 void launch_worker_rows(const ExecSpace& space, const Operands& op, const SpmvLists<ExecSpace>& lists, RowMapping& m) {
   using Kernel = SpmvRows<ExecSpace, Operands, Lanes>;
   const Kernel k{op, lists, m.rows_per_worker, m.medium_row, m.long_row};
-  Kokkos::parallel_for("gustav::spmv::rows", row_policy<ExecSpace, Kernel, typename Kernel::Policy>(space, m, op.num_rows, k),
-                       k);
+  Kokkos::parallel_for("gustav::spmv::rows",
+                       row_policy<ExecSpace, Kernel, typename Kernel::Policy>(space, m, op.num_rows, k), k);
 }
 
 /// The kernel that sums every row but the listed ones, under mapping m.

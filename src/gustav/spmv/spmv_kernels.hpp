@@ -71,13 +71,25 @@ struct SpmvOperands {
   }
 
   /// Row i summed by every thread and lane of the team; one thread stores it.
+  /// Each thread takes entries k, k + q, k + 2q and k + 3q (q: a quarter of
+  /// the row), so that four loads are in flight at once: one team on one
+  /// row waits on memory latency (arrow:10000's dense row took 40 us under
+  /// Nsight Compute with one load at a time).
   template <class Member>
   KOKKOS_INLINE_FUNCTION void team_row(const Member& team, const std::int64_t i) const {
     const std::int64_t b = begin(i);
+    const std::int64_t n = end(i, b) - b;
+    const std::int64_t q = (n + 3) / 4;
     scalar sum = scalar();
     Kokkos::parallel_reduce(
-        Kokkos::TeamVectorRange(team, end(i, b) - b),
-        [&](const std::int64_t k, scalar& partial) { partial += product(b + k); }, sum);
+        Kokkos::TeamVectorRange(team, q),
+        [&](const std::int64_t k, scalar& partial) {
+          partial += product(b + k);
+          if (k + q < n) partial += product(b + k + q);
+          if (k + 2 * q < n) partial += product(b + k + 2 * q);
+          if (k + 3 * q < n) partial += product(b + k + 3 * q);
+        },
+        sum);
     Kokkos::single(Kokkos::PerTeam(team), [&]() { store(i, sum); });
     // Kokkos 3.4's CUDA team reduction reuses its shared memory without a
     // closing barrier: a second reduction could overwrite it while slow
@@ -89,12 +101,14 @@ struct SpmvOperands {
   /// from global memory, its first lane storing it (worker_sum.hpp: on an
   /// H200 lap2d:2000:9 took 0.272 ms against 0.317 with Kokkos' vector
   /// reduction, band:1000000:5 0.109 against 0.121). Lanes: the worker's
-  /// lanes when known at compile time, else 0.
-  template <int Lanes = 0, class Member>
+  /// lanes when known at compile time, else 0; LongRows: the row is known
+  /// to be long (worker_sum.hpp).
+  template <int Lanes = 0, bool LongRows = false, class Member>
   KOKKOS_INLINE_FUNCTION void worker_row(const Member& team, const std::int64_t i, const std::int64_t b,
                                          const std::int64_t e) const {
     // Zero-based range: every backend starts its lanes at the same place.
-    const scalar sum = worker_sum<scalar, Lanes>(team, e - b, [&](const std::int64_t k) { return product(b + k); });
+    const scalar sum =
+        worker_sum<scalar, Lanes, LongRows>(team, e - b, [&](const std::int64_t k) { return product(b + k); });
     if (first_lane<Lanes>(team)) store(i, sum);
   }
 };
@@ -195,7 +209,7 @@ struct SpmvListedRows {
            k += workers) {
         const std::int64_t i = lists.warp_row(k);
         const std::int64_t b = op.begin(i);
-        op.template worker_row<Lanes>(team, i, b, op.end(i, b));
+        op.template worker_row<Lanes, true>(team, i, b, op.end(i, b));
       }
     });
     team.team_barrier();
