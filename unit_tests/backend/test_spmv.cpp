@@ -211,6 +211,18 @@ class Spmv : public ::testing::Test {
   }
 };
 
+/// Unsorted rows with repeated columns, a share of empty rows and one row
+/// (`long_row`) of `length` entries: what the forced-mapping tests run on.
+RandomShape untidy_shape(double empty_rows, std::int64_t long_row, std::int64_t length) {
+  RandomShape shape;
+  shape.sorted = false;
+  shape.duplicates = true;
+  shape.empty_rows = empty_rows;
+  shape.long_row = long_row;
+  shape.long_row_length = length;
+  return shape;
+}
+
 /// The mapping of CPU backends: one thread per team, `rows` rows per chunk.
 detail::RowMapping host_mapping(int rows) {
   detail::RowMapping m;
@@ -367,12 +379,7 @@ TYPED_TEST(Spmv, RowsOfFiveThousandEntries) {
 // The whole-team kernels forced, so that every backend runs them.
 
 TYPED_TEST(Spmv, TeamPerRowMatchesReference) {
-  RandomShape shape;
-  shape.sorted = false;
-  shape.duplicates = true;
-  shape.empty_rows = 0.2;
-  shape.long_row = 7;
-  shape.long_row_length = 3000;
+  const RandomShape shape = untidy_shape(0.2, 7, 3000);
   auto mapping = test_space_is_host ? host_mapping(1) : device_mapping(32, 8, 1, true, 0);
   mapping.team_per_row = true;
   EXPECT_TRUE(this->forced_matches_reference(this->random(600, 400, 20, 23, shape), mapping, 23));
@@ -390,12 +397,7 @@ TYPED_TEST(Spmv, LongRowsOnTeamsMatchReference) {
 
 TYPED_TEST(Spmv, RowsListedForWarpsAndTeams) {
   // Rows past 12 entries go to a warp each, past 200 to a team each.
-  RandomShape shape;
-  shape.sorted = false;
-  shape.duplicates = true;
-  shape.empty_rows = 0.2;
-  shape.long_row = 11;
-  shape.long_row_length = 3000;
+  const RandomShape shape = untidy_shape(0.2, 11, 3000);
   const auto A = this->random(700, 500, 10, 25, shape);
   auto mapping = test_space_is_host ? host_mapping(3) : device_mapping(2, 128, 2, false, 0);
   mapping.medium_row = 12;
@@ -416,12 +418,7 @@ TYPED_TEST(Spmv, EveryLaneCountMatchesReference) {
   // The row kernel is compiled once per lane count on GPUs, each with its
   // own stride and shuffle tree: every count, with rows past 3 rounds of
   // the lanes listed for warps and past 300 entries for teams.
-  RandomShape shape;
-  shape.sorted = false;
-  shape.duplicates = true;
-  shape.empty_rows = 0.15;
-  shape.long_row = 17;
-  shape.long_row_length = 900;
+  const RandomShape shape = untidy_shape(0.15, 17, 900);
   const auto A = this->random(900, 700, 24, 32, shape);
   for (const int lanes : {1, 2, 4, 8, 16, 32}) {
     auto mapping = test_space_is_host ? host_mapping(lanes) : device_mapping(lanes, 256 / lanes, 2, false, 0);
