@@ -428,6 +428,16 @@ TYPED_TEST(Spmv, EveryLaneCountMatchesReference) {
   }
 }
 
+TYPED_TEST(Spmv, LongRowsOnWarpsMatchReference) {
+  // Rows of up to 350 entries listed for a warp each: past four rounds of a
+  // warp's lanes they are summed with four loads in flight, then a tail.
+  const auto A = this->random(400, 3000, 175, 39, untidy_shape(0.1, 3, 1200));
+  auto mapping = test_space_is_host ? host_mapping(4) : device_mapping(2, 128, 2, false, 0);
+  mapping.medium_row = 8;
+  mapping.long_row = 1000;
+  EXPECT_TRUE(this->forced_matches_reference(A, mapping, 39));
+}
+
 TYPED_TEST(Spmv, RepeatedCallsWithListedRows) {
   // The list of long rows is kept between calls: its counters must be back
   // at zero for the next one.

@@ -1,7 +1,7 @@
 #pragma once
 /// The sum of f(k), k in [0, n), over the vector lanes of the calling
-/// worker, exact on the worker's first lane (first_lane), which is the one
-/// that stores it. Lanes, when not 0, is the worker's lane count known at
+/// worker, exact on the worker's first lane (on_first_lane), which is the
+/// one that stores it. Lanes, when not 0, is the worker's lane count known at
 /// compile time (it must equal the policy's vector length): the loop's
 /// stride and the shuffle tree are then constants. LongRows: the rows are
 /// known to be many rounds of the lanes long.
@@ -26,6 +26,7 @@ KOKKOS_INLINE_FUNCTION Scalar worker_sum(const Member& team, const Index n, cons
     // Kokkos' CUDA teams: blockDim.x lanes (a power of two up to 32) per
     // worker, workers along y, so a worker's lanes are consecutive threads
     // of one warp.
+    KOKKOS_ASSERT(Lanes == 0 || Lanes == static_cast<int>(blockDim.x));
     const int lanes = Lanes > 0 ? Lanes : static_cast<int>(blockDim.x);
     const int lane = Lanes == 1 ? 0 : static_cast<int>(threadIdx.x);
     Scalar sum = Scalar();
@@ -60,14 +61,17 @@ KOKKOS_INLINE_FUNCTION Scalar worker_sum(const Member& team, const Index n, cons
   return sum;
 }
 
-/// Whether the caller is its worker's first vector lane.
-template <int Lanes = 0, class Member>
-KOKKOS_INLINE_FUNCTION bool first_lane(const Member& team) {
+/// Calls f() once per worker, on its first vector lane (the lane whose
+/// worker_sum is exact).
+template <int Lanes = 0, class Member, class F>
+KOKKOS_INLINE_FUNCTION void on_first_lane(const Member& team, const F& f) {
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
-  if constexpr (std::is_same_v<typename Member::execution_space, Kokkos::Cuda>) return Lanes == 1 || threadIdx.x == 0;
+  if constexpr (std::is_same_v<typename Member::execution_space, Kokkos::Cuda>) {
+    if (Lanes == 1 || threadIdx.x == 0) f();
+    return;
+  }
 #endif
-  (void)team;
-  return true;  // one lane per worker on the host backends
+  Kokkos::single(Kokkos::PerThread(team), f);
 }
 
 }  // namespace gustav::detail

@@ -109,7 +109,7 @@ struct SpmvOperands {
     // Zero-based range: every backend starts its lanes at the same place.
     const scalar sum =
         worker_sum<scalar, Lanes, LongRows>(team, e - b, [&](const std::int64_t k) { return product(b + k); });
-    if (first_lane<Lanes>(team)) store(i, sum);
+    on_first_lane<Lanes>(team, [&]() { store(i, sum); });
   }
 };
 
