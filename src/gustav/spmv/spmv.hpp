@@ -100,10 +100,11 @@ constexpr std::int64_t listed_rows_teams_divisor = 4;
 template <class ExecSpace, class Operands>
 void launch_listed_rows(const ExecSpace& space, const Operands& op, const SpmvLists<ExecSpace>& lists,
                         std::int64_t capacity) {
-  // A warp per listed row on GPUs, one lane on CPUs.
-  using Kernel = SpmvListedRows<ExecSpace, Operands, team_kernel_lanes<ExecSpace>()>;
+  // A warp per listed row on GPUs, one lane on CPUs: the kernel's lane
+  // count and the launch's are this one constant.
+  constexpr int lanes = team_kernel_lanes<ExecSpace>();
+  using Kernel = SpmvListedRows<ExecSpace, Operands, lanes>;
   using Policy = typename Kernel::Policy;
-  const int lanes = team_kernel_lanes<ExecSpace>();
   const Kernel k{op, lists};
   const int team = team_size_for(Policy(space, 1, 1, lanes), k, lanes);
   // The list's length is known only on the device: as many teams as run
