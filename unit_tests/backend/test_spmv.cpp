@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <tuple>
@@ -81,13 +82,18 @@ class Spmv : public ::testing::Test {
 
   /// Every row exactly `length` entries, in distinct random columns.
   Host rows_of_length(std::int64_t rows, std::int64_t cols, std::int64_t length, std::uint64_t seed) {
+    return rows_of_lengths(cols, std::vector<std::int64_t>(static_cast<std::size_t>(rows), length), seed);
+  }
+
+  /// Row i of exactly lengths[i] entries, in distinct random columns.
+  Host rows_of_lengths(std::int64_t cols, const std::vector<std::int64_t>& lengths, std::uint64_t seed) {
     Rng rng(seed);
     Host A;
-    A.num_rows = static_cast<O>(rows);
+    A.num_rows = static_cast<O>(lengths.size());
     A.num_cols = static_cast<O>(cols);
     std::vector<std::int64_t> all(static_cast<std::size_t>(cols));
     for (std::int64_t c = 0; c < cols; ++c) all[c] = c;
-    for (std::int64_t i = 0; i < rows; ++i) {
+    for (const std::int64_t length : lengths) {
       for (std::int64_t t = 0; t < length; ++t) std::swap(all[t], all[t + rng.below(cols - t)]);
       for (std::int64_t t = 0; t < length; ++t) {
         A.entries.push_back(static_cast<O>(all[t]));
@@ -128,17 +134,23 @@ class Spmv : public ::testing::Test {
     return host_vector(y);
   }
 
-  /// The implementation with the row mapping forced, from random x and y.
-  ::testing::AssertionResult forced_matches_reference(const Host& A, const detail::RowMapping& mapping,
-                                                      std::uint64_t seed) {
+  /// y = 1.5 A x - 0.5 y0 with the row mapping forced.
+  std::vector<S> forced_spmv(const Host& A, const detail::RowMapping& mapping, const std::vector<S>& x,
+                             const std::vector<S>& y0) {
     const Matrix a = to_crs<Matrix>(space, A);
-    const auto x = random_vector(A.num_cols, seed);
-    const auto y0 = random_vector(A.num_rows, seed + 1);
     const Vector y = device_vector(y0);
     detail::spmv_impl(space, S(1.5), detail::operand_input<TestSpace>(make_csr_ref(a)), device_vector(x), S(-0.5), y,
                       "gustav::spmv", &mapping);
     space.fence();
-    return agrees(A, S(1.5), x, S(-0.5), y0, host_vector(y));
+    return host_vector(y);
+  }
+
+  /// The implementation with the row mapping forced, from random x and y.
+  ::testing::AssertionResult forced_matches_reference(const Host& A, const detail::RowMapping& mapping,
+                                                      std::uint64_t seed) {
+    const auto x = random_vector(A.num_cols, seed);
+    const auto y0 = random_vector(A.num_rows, seed + 1);
+    return agrees(A, S(1.5), x, S(-0.5), y0, forced_spmv(A, mapping, x, y0));
   }
 
   /// Obviously right: each row's products summed in storage order; within
@@ -449,6 +461,31 @@ TYPED_TEST(Spmv, RepeatedCallsWithListedRows) {
   for (int call = 0; call < 3; ++call) EXPECT_TRUE(this->forced_matches_reference(A, mapping, 27 + call)) << call;
   mapping.medium_row = 30;
   for (int call = 0; call < 2; ++call) EXPECT_TRUE(this->forced_matches_reference(A, mapping, 30 + call)) << call;
+}
+
+TYPED_TEST(Spmv, SegmentedTeamRowsMatchReferenceAndRepeat) {
+  // Rows listed for teams are cut into segments of spmv_segment_entries
+  // that any team may sum: rows at, just under and just over one segment,
+  // rows of several segments next to each other, among short rows. Every
+  // call must give the same bits, whichever team sums a row's last segment.
+  using S = typename TestFixture::S;
+  constexpr std::int64_t seg = detail::spmv_segment_entries;
+  std::vector<std::int64_t> lengths(300);
+  for (std::size_t i = 0; i < lengths.size(); ++i) lengths[i] = static_cast<std::int64_t>(i % 7);
+  const std::vector<std::int64_t> long_rows{seg - 1, seg, seg + 1, 4 * seg + 3, 9 * seg, 3 * seg - 5};
+  const std::size_t at[] = {3, 4, 100, 101, 102, 299};
+  for (std::size_t k = 0; k < long_rows.size(); ++k) lengths[at[k]] = long_rows[k];
+  const auto A = this->rows_of_lengths(12 * seg, lengths, 41);
+  auto mapping = test_space_is_host ? host_mapping(4) : device_mapping(4, 64, 1, false, 0);
+  mapping.medium_row = 16;
+  mapping.long_row = 1000;
+  const std::vector<S> x = this->random_vector(A.num_cols, 41), y0 = this->random_vector(A.num_rows, 42);
+  const std::vector<S> first = this->forced_spmv(A, mapping, x, y0);
+  EXPECT_TRUE(this->agrees(A, S(1.5), x, S(-0.5), y0, first));
+  for (int call = 0; call < 3; ++call) {
+    const std::vector<S> again = this->forced_spmv(A, mapping, x, y0);
+    EXPECT_EQ(0, std::memcmp(first.data(), again.data(), first.size() * sizeof(S))) << "call " << call;
+  }
 }
 
 TYPED_TEST(Spmv, BadRowMapEndLeavesYAlone) {

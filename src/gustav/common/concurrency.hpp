@@ -6,6 +6,7 @@
 #include <Kokkos_Complex.hpp>
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 namespace gustav::detail {
@@ -97,6 +98,31 @@ KOKKOS_INLINE_FUNCTION std::int64_t fetch_add_count(std::int64_t* p, std::int64_
 /// *p = max(*p, v) for non-negative *p and v (where unsigned order is signed order).
 KOKKOS_INLINE_FUNCTION void raise_count(std::int64_t* p, std::int64_t v) {
   Kokkos::atomic_fetch_max(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+}
+
+/// *p read from the level every multiprocessor shares (L2 on CUDA), for a
+/// value another team wrote during this kernel and published with a fence:
+/// a plain load could be served by this multiprocessor's L1 from a line it
+/// read before. On hosts the caches are coherent and it is a plain load.
+template <class T>
+KOKKOS_INLINE_FUNCTION T load_shared_level(const T* p) {
+#if defined(__CUDA_ARCH__)
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16, "a word, two or four");
+  T v;
+  if constexpr (sizeof(T) == 4) {
+    const unsigned int w = __ldcg(reinterpret_cast<const unsigned int*>(p));
+    memcpy(&v, &w, sizeof(T));
+  } else if constexpr (sizeof(T) == 8) {
+    const unsigned long long w = __ldcg(reinterpret_cast<const unsigned long long*>(p));
+    memcpy(&v, &w, sizeof(T));
+  } else {
+    const uint4 w = __ldcg(reinterpret_cast<const uint4*>(p));
+    memcpy(&v, &w, sizeof(T));
+  }
+  return v;
+#else
+  return *p;
+#endif
 }
 
 }  // namespace gustav::detail

@@ -153,10 +153,10 @@ void spmv_impl(const ExecSpace& space,
       m.team_per_row ? 0 : most_rows_longer(A.num_rows, A.nnz(), std::min(m.medium_row, m.long_row));
 
   auto& pool = SpmvWorkspacePool<ExecSpace>::instance();
-  SpmvWorkspace<ExecSpace> w = pool.take(space, listable);
+  SpmvWorkspace<ExecSpace> w = pool.take(space, listable, listable > 0 ? spmv_segments_bound(A.nnz(), listable) : 0);
   // The kernels write the report only when A's row map is wrong.
   w.report(report_bad) = 0;
-  const SpmvLists<ExecSpace> lists{w.list, w.report};
+  const SpmvLists<ExecSpace> lists{w.list, w.report, w.first_segment, w.segments_done, w.partials};
   launch_rows(space, op, lists, m);
   if (listable > 0) launch_listed_rows(space, op, lists, listable);
   // The row map's end points are checked by the kernels that read it, and

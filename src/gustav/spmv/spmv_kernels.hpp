@@ -5,11 +5,11 @@
 ///
 /// - SpmvRows: one worker per row (row_mapping.hpp picks lanes and rows per
 ///   worker); rows longer than the mapping's medium_row are listed instead;
-/// - SpmvListedRows: the listed rows, a warp of 32 lanes each, or a team
-///   each for those longer than long_row, so that a worker never waits on
-///   a long row while its neighbours are done, and the hub rows of a
-///   power-law matrix do not fall to one team together (R-MAT's hubs have
-///   neighbouring indices);
+/// - SpmvListedRows: the listed rows, a warp of 32 lanes each, or, for
+///   those longer than long_row, segments of spmv_segment_entries that any
+///   team may sum, so that a worker never waits on a long row while its
+///   neighbours are done, and the hub rows of a power-law matrix do not
+///   fall to one team each (R-MAT's hubs have neighbouring indices);
 /// - SpmvTeamRows: one team per row, when the average row is long;
 /// - ScaleVector: y = beta * y for alpha = 0, which reads neither A nor x.
 ///
@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "gustav/common/concurrency.hpp"
 #include "gustav/common/worker_sum.hpp"
 #include "gustav/spmv/row_mapping.hpp"
 #include "gustav/spmv/workspace.hpp"
@@ -70,15 +71,13 @@ struct SpmvOperands {
     y(i) = read_y ? static_cast<scalar>(beta * y(i) + alpha * sum) : static_cast<scalar>(alpha * sum);
   }
 
-  /// Row i summed by every thread and lane of the team; one thread stores it.
-  /// Each thread takes entries k, k + q, k + 2q and k + 3q (q: a quarter of
-  /// the row), so that four loads are in flight at once: one team on one
-  /// row waits on memory latency (arrow:10000's dense row took 40 us under
-  /// Nsight Compute with one load at a time).
+  /// The sum of the n entries from b, by every thread and lane of the team
+  /// (each gets it). Each thread takes entries k, k + q, k + 2q and k + 3q
+  /// (q: a quarter of the range), so that four loads are in flight at once:
+  /// one team on one row waits on memory latency (arrow:10000's dense row
+  /// took 40 us under Nsight Compute with one load at a time).
   template <class Member>
-  KOKKOS_INLINE_FUNCTION void team_row(const Member& team, const std::int64_t i) const {
-    const std::int64_t b = begin(i);
-    const std::int64_t n = end(i, b) - b;
+  KOKKOS_INLINE_FUNCTION scalar team_sum(const Member& team, const std::int64_t b, const std::int64_t n) const {
     const std::int64_t q = (n + 3) / 4;
     scalar sum = scalar();
     Kokkos::parallel_reduce(
@@ -90,6 +89,14 @@ struct SpmvOperands {
           if (k + 3 * q < n) partial += product(b + k + 3 * q);
         },
         sum);
+    return sum;
+  }
+
+  /// Row i summed by the whole team; one thread stores it.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void team_row(const Member& team, const std::int64_t i) const {
+    const std::int64_t b = begin(i);
+    const scalar sum = team_sum(team, b, end(i, b) - b);
     Kokkos::single(Kokkos::PerTeam(team), [&]() { store(i, sum); });
     // Kokkos 3.4's CUDA team reduction reuses its shared memory without a
     // closing barrier: a second reduction could overwrite it while slow
@@ -113,23 +120,64 @@ struct SpmvOperands {
   }
 };
 
+/// Rows listed for teams are cut into segments of this many entries, the
+/// segments of all of them shared by the league: one team alone on a hub
+/// row (ia-wikiquote's longest has 16,711 entries) kept the kernel running
+/// long after every other team was done.
+constexpr int spmv_segment_shift = 11;
+constexpr std::int64_t spmv_segment_entries = std::int64_t(1) << spmv_segment_shift;
+
+/// The segments of a row of n entries (one at least). A shift, not a
+/// division: a 64-bit division is a call on CUDA, and its registers made
+/// the row kernel, which lists the rows, spill.
+KOKKOS_INLINE_FUNCTION std::int64_t spmv_segments_of(const std::int64_t n) {
+  return n > spmv_segment_entries ? (n + spmv_segment_entries - 1) >> spmv_segment_shift : 1;
+}
+
+/// Segments a call may need: one per spmv_segment_entries of A's entries,
+/// and one more per row that can be listed (its last, partial one).
+inline std::int64_t spmv_segments_bound(std::int64_t nnz, std::int64_t listable_rows) {
+  return nnz / spmv_segment_entries + listable_rows + 1;
+}
+
 /// The rows left to SpmvListedRows and the end-point report, as kernels see
 /// them. The list: [0] rows listed for a warp each, [1] rows listed for a
-/// team each, [2] teams of SpmvListedRows done; then the warps' rows from
-/// the front and the teams' rows from the back (every listed row is longer
-/// than the warps' threshold, so both fit in room for that many).
+/// team each (low 32 bits) and their segments (high 32 bits), [2] teams of
+/// SpmvListedRows done; then the warps' rows from the front and the teams'
+/// rows from the back (every listed row is longer than the warps'
+/// threshold, so both fit in room for that many).
 template <class ExecSpace>
 struct SpmvLists {
   Kokkos::View<unsigned long long*, typename ExecSpace::memory_space> list;
   Kokkos::View<std::int64_t*, typename ReportMemory<ExecSpace>::type> report;
+  /// Per row listed for a team: its first segment, its segments summed so
+  /// far (workspace.hpp).
+  Kokkos::View<unsigned long long*, typename ExecSpace::memory_space> first_segment;
+  Kokkos::View<unsigned long long*, typename ExecSpace::memory_space> segments_done;
+  /// The segments' partial sums.
+  Kokkos::View<spmv_partial_slot*, typename ExecSpace::memory_space> partials;
+
+  static constexpr int team_count_bits = 32;
+  static constexpr unsigned long long team_count_mask = (1ull << team_count_bits) - 1;
 
   /// Row i goes to a warp (one lane of one worker calls this).
   KOKKOS_INLINE_FUNCTION void add_for_warp(const std::int64_t i) const {
     list(spmv_list_counters + Kokkos::atomic_fetch_add(&list(0), 1ull)) = static_cast<unsigned long long>(i);
   }
-  /// Row i goes to a team.
-  KOKKOS_INLINE_FUNCTION void add_for_team(const std::int64_t i) const {
-    list(list.extent(0) - 1 - Kokkos::atomic_fetch_add(&list(1), 1ull)) = static_cast<unsigned long long>(i);
+  /// Row i, of n entries, goes to a team. One atomic takes its place in
+  /// the list and its segments' places after those of the rows before it,
+  /// so first_segment rises with the list and the listed-rows kernel finds
+  /// a segment's row by binary search.
+  KOKKOS_INLINE_FUNCTION void add_for_team(const std::int64_t i, const std::int64_t n) const {
+    const auto segments = static_cast<unsigned long long>(spmv_segments_of(n));
+    const auto before = Kokkos::atomic_fetch_add(&list(1), (segments << team_count_bits) | 1ull);
+    const auto k = before & team_count_mask;
+    list(list.extent(0) - 1 - k) = static_cast<unsigned long long>(i);
+    first_segment(k) = before >> team_count_bits;
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t team_rows() const { return static_cast<std::int64_t>(list(1) & team_count_mask); }
+  KOKKOS_INLINE_FUNCTION std::int64_t team_segments() const {
+    return static_cast<std::int64_t>(list(1) >> team_count_bits);
   }
   KOKKOS_INLINE_FUNCTION std::int64_t warp_row(const std::int64_t k) const {
     return static_cast<std::int64_t>(list(spmv_list_counters + k));
@@ -177,7 +225,7 @@ struct SpmvRows {
       const std::int64_t e = op.end(i, b);
       if (e - b > medium_row) {
         Kokkos::single(Kokkos::PerThread(team), [&]() {
-          if (e - b > long_row) lists.add_for_team(i);
+          if (e - b > long_row) lists.add_for_team(i, e - b);
           else lists.add_for_warp(i);
         });
         return;
@@ -187,22 +235,71 @@ struct SpmvRows {
   }
 };
 
-/// The listed rows: first those for a team each, teams striding over them,
-/// then those for a warp each, the workers of every team striding over
-/// them. The last team to finish clears the list's counters for the next
-/// call.
+/// The listed rows: first the segments of those for a team each, teams
+/// striding over them, then the rows for a warp each, the workers of every
+/// team striding over them. The last team to finish clears the list's
+/// counters for the next call.
 template <class ExecSpace, class Operands, int Lanes = 0>
 struct SpmvListedRows {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
+  using scalar = typename Operands::scalar;
+  static_assert(sizeof(scalar) <= sizeof(spmv_partial_slot) && alignof(scalar) <= alignof(spmv_partial_slot),
+                "gustav::spmv: a partial sum must fit its slot");
 
   Operands op;
   SpmvLists<ExecSpace> lists;
 
+  /// Segment g of the teams' rows, summed by the calling team. A row of one
+  /// segment is stored at once; otherwise the segment's sum goes to its
+  /// slot, and the team that sums the row's last segment adds the row's
+  /// slots in segment order (the same bits on every call, whichever team
+  /// came last) and stores the row.
+  KOKKOS_INLINE_FUNCTION void team_segment(const Member& team, const std::int64_t g, const std::int64_t rows) const {
+    // The listed row of segment g: the last whose first segment is at most g.
+    std::int64_t k = 0, hi = rows - 1;
+    while (k < hi) {
+      const std::int64_t mid = k + (hi - k + 1) / 2;
+      if (static_cast<std::int64_t>(lists.first_segment(mid)) <= g) k = mid;
+      else hi = mid - 1;
+    }
+    const std::int64_t i = lists.team_row(k);
+    const std::int64_t b = op.begin(i);
+    const std::int64_t n = op.end(i, b) - b;
+    const std::int64_t segments = spmv_segments_of(n);
+    const auto first_slot = static_cast<std::int64_t>(lists.first_segment(k));
+    const std::int64_t s = g - first_slot;
+    const std::int64_t from = s * spmv_segment_entries;
+    const scalar sum = op.team_sum(team, b + from, from + spmv_segment_entries < n ? spmv_segment_entries : n - from);
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      if (segments == 1) {
+        op.store(i, sum);
+        return;
+      }
+      scalar* slots = reinterpret_cast<scalar*>(lists.partials.data()) + first_slot;
+      slots[s] = sum;
+      Kokkos::memory_fence();
+      if (Kokkos::atomic_fetch_add(&lists.segments_done(k), 1ull) + 1 == static_cast<unsigned long long>(segments)) {
+        Kokkos::memory_fence();
+        scalar total = scalar();
+        for (std::int64_t t = 0; t < segments; ++t) total += load_shared_level(slots + t);
+        op.store(i, total);
+        lists.segments_done(k) = 0;
+      }
+    });
+    // See team_row: the next reduction must not overwrite this one's.
+    team.team_barrier();
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const auto for_warps = static_cast<std::int64_t>(lists.list(0));
-    const auto for_teams = static_cast<std::int64_t>(lists.list(1));
-    for (std::int64_t k = team.league_rank(); k < for_teams; k += team.league_size()) op.team_row(team, lists.team_row(k));
+    const std::int64_t for_teams = lists.team_rows();
+    const std::int64_t listed_segments = lists.team_segments();
+    const auto room = static_cast<std::int64_t>(lists.partials.extent(0));
+    // Only a row map with overlapping rows lists more entries than A has,
+    // and so more segments than spmv_segments_bound: those are left.
+    const std::int64_t segments = listed_segments < room ? listed_segments : room;
+    for (std::int64_t g = team.league_rank(); g < segments; g += team.league_size()) team_segment(team, g, for_teams);
     const std::int64_t workers = static_cast<std::int64_t>(team.league_size()) * team.team_size();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, team.team_size()), [&](const int w) {
       for (std::int64_t k = static_cast<std::int64_t>(team.league_rank()) * team.team_size() + w; k < for_warps;
@@ -220,6 +317,10 @@ struct SpmvListedRows {
         lists.list(0) = 0;
         lists.list(1) = 0;
         lists.list(2) = 0;
+        // Rows whose segments did not all fit (a malformed row map) never
+        // finished: their counts must not reach the next call.
+        if (listed_segments > room)
+          for (std::int64_t k = 0; k < for_teams; ++k) lists.segments_done(k) = 0;
       }
     });
   }

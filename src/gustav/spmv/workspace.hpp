@@ -1,8 +1,10 @@
 #pragma once
 /// What one SpMV call on a GPU needs besides its operands, kept between
-/// calls: the list of rows left to the long-row kernel (in device memory)
-/// and the report of A's row-map end points (in host memory the device
-/// writes to directly: CUDA's pinned memory).
+/// calls: the list of rows left to the long-row kernel, the partial sums of
+/// the segments that rows listed for teams are cut into and a finish count
+/// per such row (in device memory), and the report of A's row-map end
+/// points (in host memory the device writes to directly: CUDA's pinned
+/// memory).
 ///
 /// Allocating either on every call would cost more than a small matrix's
 /// whole SpMV (a device allocation is a driver round trip, a free a device
@@ -41,6 +43,12 @@ enum SpmvReport : int { report_bad = 0, report_first = 1, report_last = 2, repor
 /// Counters at the head of the list of rows (SpmvLists names them).
 constexpr std::int64_t spmv_list_counters = 3;
 
+/// One partial sum of a segment of a long row, for any scalar of at most
+/// 16 bytes.
+struct alignas(16) spmv_partial_slot {
+  unsigned char bytes[16];
+};
+
 template <class ExecSpace>
 struct SpmvWorkspace {
   using memory_space = typename ExecSpace::memory_space;
@@ -49,6 +57,14 @@ struct SpmvWorkspace {
   /// (others take a compare-and-swap loop, which 1000 teams counting
   /// themselves done turned into 0.4 ms on an H200).
   Kokkos::View<unsigned long long*, memory_space> list;
+  /// Per row listed for a team: its first segment, and its segments summed
+  /// so far (zero between calls: the team that sums a row's last segment
+  /// clears it).
+  Kokkos::View<unsigned long long*, memory_space> first_segment;
+  Kokkos::View<unsigned long long*, memory_space> segments_done;
+  /// Per segment: its partial sum, in a slot of 16 bytes (any scalar the
+  /// SpMV takes fits one).
+  Kokkos::View<spmv_partial_slot*, memory_space> partials;
   Kokkos::View<std::int64_t*, typename ReportMemory<ExecSpace>::type> report;
 
   std::int64_t capacity() const {
@@ -66,10 +82,10 @@ class SpmvWorkspacePool {
     return p;
   }
 
-  /// A workspace whose list holds `rows` rows. Its counters are zero: a
-  /// fresh list is zero-filled, and the long-row kernel clears them when it
-  /// is done.
-  SpmvWorkspace<ExecSpace> take(const ExecSpace& space, std::int64_t rows) {
+  /// A workspace whose list holds `rows` rows and whose partials hold
+  /// `segments` sums. Its counters are zero: fresh ones are zero-filled,
+  /// and the long-row kernel clears them when it is done.
+  SpmvWorkspace<ExecSpace> take(const ExecSpace& space, std::int64_t rows, std::int64_t segments) {
     SpmvWorkspace<ExecSpace> w;
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -82,6 +98,16 @@ class SpmvWorkspacePool {
     if (w.capacity() < rows) {
       w.list = decltype(w.list)();  // the old list goes before the new one comes
       w.list = decltype(w.list)(Kokkos::view_alloc(space, "gustav::spmv::listed_rows"), spmv_list_counters + rows);
+      w.first_segment = decltype(w.first_segment)();
+      w.segments_done = decltype(w.segments_done)();
+      w.first_segment = decltype(w.first_segment)(
+          Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "gustav::spmv::first_segment"), rows);
+      w.segments_done = decltype(w.segments_done)(Kokkos::view_alloc(space, "gustav::spmv::segments_done"), rows);
+    }
+    if (static_cast<std::int64_t>(w.partials.extent(0)) < segments) {
+      w.partials = decltype(w.partials)();
+      w.partials = decltype(w.partials)(
+          Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "gustav::spmv::segment_sums"), segments);
     }
     return w;
   }
