@@ -95,8 +95,8 @@ void launch_rows(const ExecSpace& space, const Operands& op, const SpmvLists<Exe
 /// kernel costs a little even then.
 constexpr std::int64_t listed_rows_teams_divisor = 4;
 
-/// The rows the first kernel listed, a warp or a team each; `capacity`
-/// bounds how many there can be.
+/// The rows the first kernel listed, a warp each, and the segments of those
+/// listed for teams; `capacity` bounds how many items there can be.
 template <class ExecSpace, class Operands>
 void launch_listed_rows(const ExecSpace& space, const Operands& op, const SpmvLists<ExecSpace>& lists,
                         std::int64_t capacity) {
@@ -107,8 +107,8 @@ void launch_listed_rows(const ExecSpace& space, const Operands& op, const SpmvLi
   using Policy = typename Kernel::Policy;
   const Kernel k{op, lists};
   const int team = team_size_for(Policy(space, 1, 1, lanes), k, lanes);
-  // The list's length is known only on the device: as many teams as run
-  // at once, or fewer when fewer rows can be listed.
+  // The list's length is known only on the device: a quarter of the teams
+  // that run at once, or fewer when fewer items can be listed.
   const std::int64_t teams =
       std::min(capacity, std::max<std::int64_t>(1, concurrent_teams(space, team, lanes) / listed_rows_teams_divisor));
   Kokkos::parallel_for("gustav::spmv::listed_rows", Policy(space, league_of(teams), team, lanes), k);
@@ -151,14 +151,23 @@ void spmv_impl(const ExecSpace& space,
   RowMapping m = forced ? *forced : choose_spmv_mapping<ExecSpace>(A.num_rows, A.nnz());
   const std::int64_t listable =
       m.team_per_row ? 0 : most_rows_longer(A.num_rows, A.nnz(), std::min(m.medium_row, m.long_row));
+  const std::int64_t team_listable = listable > 0 ? most_rows_longer(A.num_rows, A.nnz(), m.long_row) : 0;
+  const std::int64_t segments = team_listable > 0 ? spmv_segments_bound(A.nnz(), team_listable) : 0;
+  if (listable == 0) {
+    // No row of a well-formed A can be listed, and no listed-rows kernel
+    // will clear the list's counters: a malformed row map's long rows are
+    // summed where they are.
+    m.medium_row = std::numeric_limits<std::int64_t>::max();
+    m.long_row = std::numeric_limits<std::int64_t>::max();
+  }
 
   auto& pool = SpmvWorkspacePool<ExecSpace>::instance();
-  SpmvWorkspace<ExecSpace> w = pool.take(space, listable, listable > 0 ? spmv_segments_bound(A.nnz(), listable) : 0);
+  SpmvWorkspace<ExecSpace> w = pool.take(space, listable, team_listable, segments);
   // The kernels write the report only when A's row map is wrong.
   w.report(report_bad) = 0;
   const SpmvLists<ExecSpace> lists{w.list, w.report, w.first_segment, w.segments_done, w.partials};
   launch_rows(space, op, lists, m);
-  if (listable > 0) launch_listed_rows(space, op, lists, listable);
+  if (listable > 0) launch_listed_rows(space, op, lists, listable + segments);
   // The row map's end points are checked by the kernels that read it, and
   // the call waits once for their verdict: reading the two entries before
   // the launch cost two copies and two waits, as much as a small matrix's

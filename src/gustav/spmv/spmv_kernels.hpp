@@ -1,7 +1,7 @@
 #pragma once
 /// The SpMV kernels, y = alpha * A * x + beta * y, each row summed by the
 /// lanes of one worker (worker_sum: a shuffle tree to the first lane on
-/// CUDA) or, for very long rows, by a whole team:
+/// CUDA), by a warp, or, for very long rows, by segments over all teams:
 ///
 /// - SpmvRows: one worker per row (row_mapping.hpp picks lanes and rows per
 ///   worker); rows longer than the mapping's medium_row are listed instead;
@@ -135,17 +135,20 @@ KOKKOS_INLINE_FUNCTION std::int64_t spmv_segments_of(const std::int64_t n) {
 }
 
 /// Segments a call may need: one per spmv_segment_entries of A's entries,
-/// and one more per row that can be listed (its last, partial one).
-inline std::int64_t spmv_segments_bound(std::int64_t nnz, std::int64_t listable_rows) {
-  return nnz / spmv_segment_entries + listable_rows + 1;
+/// and one more per row that can be listed for a team (its last, partial
+/// one).
+inline std::int64_t spmv_segments_bound(std::int64_t nnz, std::int64_t team_rows) {
+  return nnz / spmv_segment_entries + team_rows;
 }
 
 /// The rows left to SpmvListedRows and the end-point report, as kernels see
 /// them. The list: [0] rows listed for a warp each, [1] rows listed for a
 /// team each (low 32 bits) and their segments (high 32 bits), [2] teams of
-/// SpmvListedRows done; then the warps' rows from the front and the teams'
-/// rows from the back (every listed row is longer than the warps'
-/// threshold, so both fit in room for that many).
+/// SpmvListedRows done; then room for the warps' rows from the front and
+/// for the teams' rows (as many as first_segment holds) from the back.
+/// A row that finds its part full is summed where it is instead: that
+/// happens only where a malformed row map makes rows overlap, so that they
+/// hold more entries between them than A has.
 template <class ExecSpace>
 struct SpmvLists {
   Kokkos::View<unsigned long long*, typename ExecSpace::memory_space> list;
@@ -160,24 +163,61 @@ struct SpmvLists {
   static constexpr int team_count_bits = 32;
   static constexpr unsigned long long team_count_mask = (1ull << team_count_bits) - 1;
 
-  /// Row i goes to a warp (one lane of one worker calls this).
-  KOKKOS_INLINE_FUNCTION void add_for_warp(const std::int64_t i) const {
-    list(spmv_list_counters + Kokkos::atomic_fetch_add(&list(0), 1ull)) = static_cast<unsigned long long>(i);
+  KOKKOS_INLINE_FUNCTION std::int64_t team_capacity() const {
+    return static_cast<std::int64_t>(first_segment.extent(0));
   }
-  /// Row i, of n entries, goes to a team. One atomic takes its place in
-  /// the list and its segments' places after those of the rows before it,
-  /// so first_segment rises with the list and the listed-rows kernel finds
-  /// a segment's row by binary search.
-  KOKKOS_INLINE_FUNCTION void add_for_team(const std::int64_t i, const std::int64_t n) const {
+  KOKKOS_INLINE_FUNCTION std::int64_t warp_capacity() const {
+    return static_cast<std::int64_t>(list.extent(0)) - spmv_list_counters - team_capacity();
+  }
+
+  /// Row i goes to a warp, unless the warps' part is full (one lane of one
+  /// worker calls this; false: the caller sums the row).
+  KOKKOS_INLINE_FUNCTION bool add_for_warp(const std::int64_t i) const {
+    const auto k = static_cast<std::int64_t>(Kokkos::atomic_fetch_add(&list(0), 1ull));
+    if (k >= warp_capacity()) return false;
+    list(spmv_list_counters + k) = static_cast<unsigned long long>(i);
+    return true;
+  }
+  /// Row i, of n entries, goes to a team, unless the teams' part or the
+  /// segments' slots are full (false: the caller sums the row). One atomic
+  /// takes its place in the list and its segments' places after those of
+  /// the rows before it, so first_segment rises with the list and the
+  /// listed-rows kernel finds a segment's row by binary search. (A
+  /// compare-and-swap that never lets either count pass its room made the
+  /// R-MAT graphs 1.7x slower: hundreds of rows listed at once retry.) A
+  /// row whose segments do not all fit keeps its place, marked as summed
+  /// elsewhere, so that the places after it stay in order.
+  KOKKOS_INLINE_FUNCTION bool add_for_team(const std::int64_t i, const std::int64_t n) const {
     const auto segments = static_cast<unsigned long long>(spmv_segments_of(n));
     const auto before = Kokkos::atomic_fetch_add(&list(1), (segments << team_count_bits) | 1ull);
-    const auto k = before & team_count_mask;
-    list(list.extent(0) - 1 - k) = static_cast<unsigned long long>(i);
-    first_segment(k) = before >> team_count_bits;
+    const auto k = static_cast<std::int64_t>(before & team_count_mask);
+    if (k >= team_capacity()) return false;
+    const auto first = before >> team_count_bits;
+    first_segment(k) = first;
+    const bool fits = first + segments <= static_cast<unsigned long long>(partials.extent(0));
+    list(list.extent(0) - 1 - k) = fits ? static_cast<unsigned long long>(i) : summed_elsewhere;
+    return fits;
   }
-  KOKKOS_INLINE_FUNCTION std::int64_t team_rows() const { return static_cast<std::int64_t>(list(1) & team_count_mask); }
+  /// The team list's mark of a row that its own worker summed.
+  static constexpr unsigned long long summed_elsewhere = ~0ull;
+  /// Whether the rows listed for teams, or their segments, passed their
+  /// room (only a row map with overlapping rows does that).
+  KOKKOS_INLINE_FUNCTION bool teams_overflowed() const {
+    return static_cast<std::int64_t>(list(1) & team_count_mask) > team_capacity() ||
+           static_cast<std::int64_t>(list(1) >> team_count_bits) > static_cast<std::int64_t>(partials.extent(0));
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t warp_rows() const {
+    const auto listed = static_cast<std::int64_t>(list(0));
+    return listed < warp_capacity() ? listed : warp_capacity();
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t team_rows() const {
+    const auto listed = static_cast<std::int64_t>(list(1) & team_count_mask);
+    return listed < team_capacity() ? listed : team_capacity();
+  }
   KOKKOS_INLINE_FUNCTION std::int64_t team_segments() const {
-    return static_cast<std::int64_t>(list(1) >> team_count_bits);
+    const auto listed = static_cast<std::int64_t>(list(1) >> team_count_bits);
+    const auto room = static_cast<std::int64_t>(partials.extent(0));
+    return listed < room ? listed : room;
   }
   KOKKOS_INLINE_FUNCTION std::int64_t warp_row(const std::int64_t k) const {
     return static_cast<std::int64_t>(list(spmv_list_counters + k));
@@ -225,8 +265,11 @@ struct SpmvRows {
       const std::int64_t e = op.end(i, b);
       if (e - b > medium_row) {
         Kokkos::single(Kokkos::PerThread(team), [&]() {
-          if (e - b > long_row) lists.add_for_team(i, e - b);
-          else lists.add_for_warp(i);
+          if (e - b > long_row ? lists.add_for_team(i, e - b) : lists.add_for_warp(i)) return;
+          // The lists are full (a malformed row map): this lane sums the row.
+          typename Operands::scalar sum{};
+          for (std::int64_t p = b; p < e; ++p) sum += op.product(p);
+          op.store(i, sum);
         });
         return;
       }
@@ -263,12 +306,16 @@ struct SpmvListedRows {
       if (static_cast<std::int64_t>(lists.first_segment(mid)) <= g) k = mid;
       else hi = mid - 1;
     }
+    if (static_cast<unsigned long long>(lists.team_row(k)) == SpmvLists<ExecSpace>::summed_elsewhere) return;
     const std::int64_t i = lists.team_row(k);
     const std::int64_t b = op.begin(i);
     const std::int64_t n = op.end(i, b) - b;
     const std::int64_t segments = spmv_segments_of(n);
     const auto first_slot = static_cast<std::int64_t>(lists.first_segment(k));
     const std::int64_t s = g - first_slot;
+    // Segment g may lie past the row found (places a row summed elsewhere
+    // reserved, after overlapping rows) or before it: then it is no one's.
+    if (s < 0 || s >= segments) return;
     const std::int64_t from = s * spmv_segment_entries;
     const scalar sum = op.team_sum(team, b + from, from + spmv_segment_entries < n ? spmv_segment_entries : n - from);
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
@@ -292,13 +339,9 @@ struct SpmvListedRows {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const auto for_warps = static_cast<std::int64_t>(lists.list(0));
+    const std::int64_t for_warps = lists.warp_rows();
     const std::int64_t for_teams = lists.team_rows();
-    const std::int64_t listed_segments = lists.team_segments();
-    const auto room = static_cast<std::int64_t>(lists.partials.extent(0));
-    // Only a row map with overlapping rows lists more entries than A has,
-    // and so more segments than spmv_segments_bound: those are left.
-    const std::int64_t segments = listed_segments < room ? listed_segments : room;
+    const std::int64_t segments = lists.team_segments();
     for (std::int64_t g = team.league_rank(); g < segments; g += team.league_size()) team_segment(team, g, for_teams);
     const std::int64_t workers = static_cast<std::int64_t>(team.league_size()) * team.team_size();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, team.team_size()), [&](const int w) {
@@ -311,16 +354,17 @@ struct SpmvListedRows {
     });
     team.team_barrier();
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      // Every team has read the counts before it counts itself done.
+      // Every team has read the counts, and its finishers have cleared
+      // their rows' segment counts, before it counts itself done.
+      Kokkos::memory_fence();
       const auto done = Kokkos::atomic_fetch_add(&lists.list(2), 1ull);
       if (done == static_cast<unsigned long long>(team.league_size() - 1)) {
+        // Overlapping rows that passed the room may have left counts.
+        if (lists.teams_overflowed())
+          for (std::int64_t k = 0; k < lists.team_capacity(); ++k) lists.segments_done(k) = 0;
         lists.list(0) = 0;
         lists.list(1) = 0;
         lists.list(2) = 0;
-        // Rows whose segments did not all fit (a malformed row map) never
-        // finished: their counts must not reach the next call.
-        if (listed_segments > room)
-          for (std::int64_t k = 0; k < for_teams; ++k) lists.segments_done(k) = 0;
       }
     });
   }

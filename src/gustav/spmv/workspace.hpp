@@ -6,7 +6,7 @@
 /// points (in host memory the device writes to directly: CUDA's pinned
 /// memory).
 ///
-/// Allocating either on every call would cost more than a small matrix's
+/// Allocating any of them on every call would cost more than a small matrix's
 /// whole SpMV (a device allocation is a driver round trip, a free a device
 /// synchronisation), so a call takes a workspace out of a small pool and
 /// gives it back after it has waited for its kernels; concurrent calls
@@ -52,7 +52,8 @@ struct alignas(16) spmv_partial_slot {
 template <class ExecSpace>
 struct SpmvWorkspace {
   using memory_space = typename ExecSpace::memory_space;
-  /// Three counters, then the listed rows (SpmvLists). unsigned long long:
+  /// Three counters, then room for the rows listed for warps and for those
+  /// listed for teams (SpmvLists). unsigned long long:
   /// the one 64-bit type with a native atomic add on CUDA in Kokkos 3.4
   /// (others take a compare-and-swap loop, which 1000 teams counting
   /// themselves done turned into 0.4 ms on an H200).
@@ -62,14 +63,16 @@ struct SpmvWorkspace {
   /// clears it).
   Kokkos::View<unsigned long long*, memory_space> first_segment;
   Kokkos::View<unsigned long long*, memory_space> segments_done;
-  /// Per segment: its partial sum, in a slot of 16 bytes (any scalar the
-  /// SpMV takes fits one).
+  /// Per segment: its partial sum (slots of the scalar's size, in an array
+  /// of 16-byte elements: any scalar the SpMV takes fits).
   Kokkos::View<spmv_partial_slot*, memory_space> partials;
   Kokkos::View<std::int64_t*, typename ReportMemory<ExecSpace>::type> report;
 
-  std::int64_t capacity() const {
-    const auto n = static_cast<std::int64_t>(list.extent(0));
-    return n > spmv_list_counters ? n - spmv_list_counters : 0;
+  /// Rows the list holds for warps.
+  std::int64_t warp_capacity() const {
+    const auto n = static_cast<std::int64_t>(list.extent(0)) - spmv_list_counters -
+                   static_cast<std::int64_t>(first_segment.extent(0));
+    return n > 0 ? n : 0;
   }
 };
 
@@ -82,10 +85,12 @@ class SpmvWorkspacePool {
     return p;
   }
 
-  /// A workspace whose list holds `rows` rows and whose partials hold
-  /// `segments` sums. Its counters are zero: fresh ones are zero-filled,
-  /// and the long-row kernel clears them when it is done.
-  SpmvWorkspace<ExecSpace> take(const ExecSpace& space, std::int64_t rows, std::int64_t segments) {
+  /// A workspace whose list holds `rows` rows for warps and `team_rows` for
+  /// teams, and whose partials hold `segments` sums. Its counters are zero:
+  /// fresh ones are zero-filled, and the long-row kernel clears them when
+  /// it is done.
+  SpmvWorkspace<ExecSpace> take(const ExecSpace& space, std::int64_t rows, std::int64_t team_rows,
+                                std::int64_t segments) {
     SpmvWorkspace<ExecSpace> w;
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -95,14 +100,18 @@ class SpmvWorkspacePool {
       }
     }
     if (w.report.extent(0) == 0) w.report = decltype(w.report)("gustav::spmv::report", report_words);
-    if (w.capacity() < rows) {
-      w.list = decltype(w.list)();  // the old list goes before the new one comes
-      w.list = decltype(w.list)(Kokkos::view_alloc(space, "gustav::spmv::listed_rows"), spmv_list_counters + rows);
+    if (static_cast<std::int64_t>(w.first_segment.extent(0)) < team_rows) {
+      // The old views go before the new ones come.
       w.first_segment = decltype(w.first_segment)();
       w.segments_done = decltype(w.segments_done)();
       w.first_segment = decltype(w.first_segment)(
-          Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "gustav::spmv::first_segment"), rows);
-      w.segments_done = decltype(w.segments_done)(Kokkos::view_alloc(space, "gustav::spmv::segments_done"), rows);
+          Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "gustav::spmv::first_segment"), team_rows);
+      w.segments_done = decltype(w.segments_done)(Kokkos::view_alloc(space, "gustav::spmv::segments_done"), team_rows);
+    }
+    if (w.list.extent(0) == 0 || w.warp_capacity() < rows) {
+      w.list = decltype(w.list)();
+      w.list = decltype(w.list)(Kokkos::view_alloc(space, "gustav::spmv::listed_rows"),
+                                spmv_list_counters + rows + static_cast<std::int64_t>(w.first_segment.extent(0)));
     }
     if (static_cast<std::int64_t>(w.partials.extent(0)) < segments) {
       w.partials = decltype(w.partials)();
