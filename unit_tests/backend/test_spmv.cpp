@@ -195,12 +195,14 @@ class Spmv : public ::testing::Test {
     const auto m = detail::choose_spmv_mapping<TestSpace>(A.num_rows, A.nnz());
     if (m.vector_length == expected.vector_length && m.team_size == expected.team_size &&
         m.rows_per_worker == expected.rows_per_worker && m.team_per_row == expected.team_per_row &&
-        m.long_row == expected.long_row && m.medium_row == expected.medium_row)
+        m.long_row == expected.long_row && m.medium_row == expected.medium_row &&
+        m.stream_rows == expected.stream_rows && m.stream_products == expected.stream_products)
       return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << "mapping " << m.vector_length << " lanes, " << m.team_size
                                          << " workers, " << m.rows_per_worker << " rows per worker, "
                                          << (m.team_per_row ? "a team per row, " : "") << "rows to warps from "
-                                         << m.medium_row << ", to teams from " << m.long_row;
+                                         << m.medium_row << ", to teams from " << m.long_row << ", streamed in "
+                                         << m.stream_rows << " rows with room for " << m.stream_products;
   }
 
   /// spmv from y0 = `y0` with A's row map replaced by `row_map`: the
@@ -260,6 +262,15 @@ detail::RowMapping device_mapping(int lanes, int workers, int rows, bool team_pe
   m.rows_per_worker = rows;
   m.team_per_row = team_per_row;
   m.long_row = long_row;
+  return m;
+}
+/// A mapping of the streaming kernel (every backend runs it when forced):
+/// `rows` rows per team, scratch for `products` products of 8 bytes.
+detail::RowMapping stream_mapping(std::int64_t rows, std::int64_t products, std::int64_t medium_row,
+                                  std::int64_t long_row) {
+  detail::RowMapping m = device_mapping(1, 256, 1, false, long_row, medium_row);
+  m.stream_rows = rows;
+  m.stream_products = products;
   return m;
 }
 TYPED_TEST_SUITE(Spmv, AllConfigs, ConfigNames);
@@ -368,14 +379,25 @@ TYPED_TEST(Spmv, AlphaAndBetaZeroClearY) {
   for (std::size_t i = 0; i < y.size(); ++i) EXPECT_TRUE(y[i] == S(0)) << "y(" << i << ")";
 }
 
-// One test per row mapping: rows of 1, 8, 100 and 5000 entries. On GPUs
-// they get 1, 2, 32 and 32 lanes per worker, the last a team of workers per
-// row; on CPUs one lane and chunks of 1024, 128, 10 and 1 rows.
+// One test per row mapping: rows of 1 (50,000 rows), 6 (60,000 rows), 8,
+// 100 and 5000 entries. On GPUs the first two are streamed, the others get
+// 2, 32 and 32 lanes per worker, the last a team of workers per row; on
+// CPUs one lane and chunks of 1024, 170, 128, 10 and 1 rows.
 
 TYPED_TEST(Spmv, RowsOfOneEntry) {
+  // Streamed on GPUs: 2048 rows a team (8 a thread), room for 1.25 times
+  // their 2048 entries and 64 more.
   const auto A = this->rows_of_length(50000, 50000, 1, 17);
-  EXPECT_TRUE(this->maps_as(A, test_space_is_host ? host_mapping(1024) : device_mapping(1, 256, 6, false, 1024, 16)));
+  EXPECT_TRUE(this->maps_as(A, test_space_is_host ? host_mapping(1024) : stream_mapping(2048, 2624, 16, 1024)));
   EXPECT_TRUE(this->matches_reference(A, 17));
+}
+
+TYPED_TEST(Spmv, RowsOfSixEntriesOnManyRows) {
+  // Streamed on GPUs: 256 rows a team, room for 1.25 times their 1536
+  // entries and 64 more (1984); rows past 18 entries would be listed.
+  const auto A = this->rows_of_length(60000, 60000, 6, 52);
+  EXPECT_TRUE(this->maps_as(A, test_space_is_host ? host_mapping(170) : stream_mapping(256, 1984, 18, 1024)));
+  EXPECT_TRUE(this->matches_reference(A, 52));
 }
 
 TYPED_TEST(Spmv, RowsOfEightEntries) {
@@ -496,6 +518,42 @@ TYPED_TEST(Spmv, SegmentedTeamRowsMatchReferenceAndRepeat) {
   }
 }
 
+TYPED_TEST(Spmv, StreamedBlocksMatchReference) {
+  // Blocks of 40 rows with scratch for about 50 % more products than they
+  // hold on average: most are streamed, those with the long row or many
+  // long-ish rows are summed from A; rows past 12 entries are listed for
+  // warps, past 200 for teams.
+  const auto A = this->random(700, 500, 6, 45, untidy_shape(0.2, 7, 3000));
+  EXPECT_TRUE(this->forced_matches_reference(A, stream_mapping(40, 360, 12, 200), 45));
+}
+
+TYPED_TEST(Spmv, StreamedAndUnstreamedBlocksMatchReferenceAndRepeat) {
+  // Room for every block, for none, and for some: each matches the
+  // reference, and a block goes the same way on every call, so repeated
+  // calls give the same bits.
+  using S = typename TestFixture::S;
+  const auto A = this->random(900, 600, 7, 46, untidy_shape(0.1, 300, 900));
+  EXPECT_TRUE(this->forced_matches_reference(A, stream_mapping(16, 16 * 30, 24, 400), 46));
+  EXPECT_TRUE(this->forced_matches_reference(A, stream_mapping(16, 1, 24, 400), 47));
+  const auto some = stream_mapping(16, 16 * 7, 24, 400);
+  const std::vector<S> x = this->random_vector(A.num_cols, 46), y0 = this->random_vector(A.num_rows, 47);
+  const std::vector<S> first = this->forced_spmv(A, some, x, y0);
+  EXPECT_TRUE(this->agrees(A, S(1.5), x, S(-0.5), y0, first));
+  for (int call = 0; call < 2; ++call) {
+    const std::vector<S> again = this->forced_spmv(A, some, x, y0);
+    EXPECT_EQ(0, std::memcmp(first.data(), again.data(), first.size() * sizeof(S))) << "call " << call;
+  }
+}
+
+TYPED_TEST(Spmv, StreamedBlocksOfManyRowsAndOfOneRow) {
+  // Blocks as large as the launch keeps them (it lowers rows per team
+  // past a row per thread until the teams fill the device), and blocks of
+  // a single row each.
+  const auto A = this->random(300, 250, 4, 48, untidy_shape(0.3, 0, 4));
+  EXPECT_TRUE(this->forced_matches_reference(A, stream_mapping(4096, 3000, 64, 1000), 48));
+  EXPECT_TRUE(this->forced_matches_reference(A, stream_mapping(1, 8, 64, 1000), 49));
+}
+
 TYPED_TEST(Spmv, BadRowMapEndLeavesYAlone) {
   // The end points are checked by the kernels themselves: a wrong one is
   // reported, and y keeps its values.
@@ -548,6 +606,23 @@ TYPED_TEST(Spmv, OverlappingRowsOverflowingTheListsStayInBounds) {
   EXPECT_EQ(error, "");
   EXPECT_TRUE(this->agrees(overlapping, S(1), this->random_vector(A.num_cols, 5), S(1), y0, y));
   EXPECT_TRUE(this->forced_matches_reference(A, mapping, 44));
+}
+
+TYPED_TEST(Spmv, OverlappingRowsInStreamedBlocksStayInBounds) {
+  // As above with the streaming kernel: rows outside their block's
+  // entries are summed from A, and the lists overflow as before.
+  using S = typename TestFixture::S;
+  using Z = typename TestFixture::Z;
+  const auto A = this->random(1001, 200, 6, 50);
+  auto overlapping = A;
+  for (std::size_t i = 1; i + 1 < overlapping.row_map.size(); ++i)
+    overlapping.row_map[i] = i % 3 == 1 ? static_cast<Z>(A.nnz()) : static_cast<Z>((i * 7) % A.nnz());
+  const auto mapping = stream_mapping(32, 400, 16, 1000);
+  const auto y0 = this->random_vector(A.num_rows, 50);
+  const auto [error, y] = this->spmv_with_row_map(A, overlapping.row_map, y0, &mapping);
+  EXPECT_EQ(error, "");
+  EXPECT_TRUE(this->agrees(overlapping, S(1), this->random_vector(A.num_cols, 5), S(1), y0, y));
+  EXPECT_TRUE(this->forced_matches_reference(A, mapping, 51));
 }
 
 TYPED_TEST(Spmv, RawViews) {

@@ -30,6 +30,12 @@ struct RowMapping {
   /// warp of 32 lanes each instead of their worker (the largest value:
   /// none are).
   std::int64_t medium_row = std::numeric_limits<std::int64_t>::max();
+  /// SpMV: rows per team of the streaming kernel (stream_rows.hpp), whose
+  /// teams compute their block's products into scratch first; 0: not used.
+  std::int64_t stream_rows = 0;
+  /// SpMV: products a streaming team's scratch holds (for a scalar of 8
+  /// bytes; wider ones get fewer rows per team).
+  std::int64_t stream_products = 0;
 };
 
 /// GPU teams are one block of this many threads, whatever the lanes per row.
@@ -91,6 +97,23 @@ constexpr double spmv_medium_row_rounds = 8.0;
 constexpr double spmv_medium_row_min = 16.0;
 constexpr double spmv_long_row_min = 32.0 * 32.0;
 
+/// SpMV on GPUs streams matrices of at least 50,000 rows shorter than 32
+/// entries on average (stream_rows.hpp): a team of 256 threads takes a row
+/// per thread, or more where rows are shorter than 8 entries, else about 8
+/// entries per thread; its scratch holds 1.25 times the entries it expects
+/// and 64 more; rows longer than 3 times the average (16 at least) are
+/// listed. H200, against SpmvRows: lap3d:120 0.105 -> 0.094 ms, lap2d:2000:9
+/// 0.253 -> 0.203, band:1000000:5 0.101 -> 0.080, lap3d:80:27 0.115 ->
+/// 0.090, er:1000000:8 0.146 -> 0.123. Smaller matrices ran slower
+/// streamed (ia-wikiquote-user-edits, 21,607 rows: 0.028 -> 0.031; ca-HepPh
+/// 0.024 -> 0.027): their blocks leave too few teams.
+constexpr std::int64_t spmv_stream_min_matrix_rows = 50000;
+constexpr double spmv_stream_average = 32.0;
+constexpr double spmv_stream_entries_per_thread = 8.0;
+constexpr double spmv_stream_room = 1.25;
+constexpr std::int64_t spmv_stream_spare_products = 64;
+constexpr double spmv_stream_medium_over_average = 3.0;
+
 /// The SpMV mapping for a matrix of `num_rows` rows and `nnz` entries on
 /// ExecSpace: choose_row_mapping's, with the lanes, rows per worker and
 /// row tiers of SpMV on GPUs.
@@ -109,6 +132,19 @@ RowMapping choose_spmv_mapping(std::int64_t num_rows, std::int64_t nnz) {
     m.long_row = static_cast<std::int64_t>(std::max(spmv_long_row_min, row_mapping_long_row_over_average * avg));
     m.medium_row = lanes < 32 ? static_cast<std::int64_t>(std::max(spmv_medium_row_rounds * lanes, spmv_medium_row_min))
                               : m.long_row;
+    if (num_rows >= spmv_stream_min_matrix_rows && avg < spmv_stream_average) {
+      m.vector_length = 1;
+      m.team_size = row_mapping_threads_per_team;
+      m.rows_per_worker = 1;
+      // Threads without a row idle while the others sum theirs: at least a
+      // row per thread, more where rows are short.
+      const double ept = spmv_stream_entries_per_thread;
+      const double per_thread = avg <= ept ? std::max(1.0, std::round(ept / std::max(avg, 1.0))) : ept / avg;
+      m.stream_rows = static_cast<std::int64_t>(std::round(row_mapping_threads_per_team * per_thread));
+      const auto expected = static_cast<std::int64_t>(std::ceil(spmv_stream_room * m.stream_rows * avg));
+      m.stream_products = (expected + spmv_stream_spare_products + 31) / 32 * 32;
+      m.medium_row = static_cast<std::int64_t>(std::max(spmv_medium_row_min, spmv_stream_medium_over_average * avg));
+    }
   }
   return m;
 }

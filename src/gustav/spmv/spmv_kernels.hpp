@@ -240,6 +240,19 @@ struct SpmvLists {
   }
 };
 
+/// Row i, of entries [b, e) and longer than a worker takes, listed for a
+/// team if longer than long_row, else for a warp; if its part of the list
+/// is full (only a malformed row map fills it) the calling lane sums it.
+template <class ExecSpace, class Operands>
+KOKKOS_INLINE_FUNCTION void list_or_sum_row(const SpmvLists<ExecSpace>& lists, const Operands& op,
+                                            const std::int64_t i, const std::int64_t b, const std::int64_t e,
+                                            const std::int64_t long_row) {
+  if (e - b > long_row ? lists.add_for_team(i, e - b) : lists.add_for_warp(i)) return;
+  typename Operands::scalar sum{};
+  for (std::int64_t p = b; p < e; ++p) sum += op.product(p);
+  op.store(i, sum);
+}
+
 /// Lanes: the policy's vector length when fixed at compile time (one
 /// instance per power of two on GPUs), else 0.
 template <class ExecSpace, class Operands, int Lanes = 0>
@@ -264,13 +277,7 @@ struct SpmvRows {
       const std::int64_t b = op.begin(i);
       const std::int64_t e = op.end(i, b);
       if (e - b > medium_row) {
-        Kokkos::single(Kokkos::PerThread(team), [&]() {
-          if (e - b > long_row ? lists.add_for_team(i, e - b) : lists.add_for_warp(i)) return;
-          // The lists are full (a malformed row map): this lane sums the row.
-          typename Operands::scalar sum{};
-          for (std::int64_t p = b; p < e; ++p) sum += op.product(p);
-          op.store(i, sum);
-        });
+        Kokkos::single(Kokkos::PerThread(team), [&]() { list_or_sum_row(lists, op, i, b, e, long_row); });
         return;
       }
       op.template worker_row<Lanes>(team, i, b, e);
