@@ -493,6 +493,32 @@ TYPED_TEST(Spmv, RepeatedCallsWithListedRows) {
   for (int call = 0; call < 2; ++call) EXPECT_TRUE(this->forced_matches_reference(A, mapping, 30 + call)) << call;
 }
 
+TYPED_TEST(Spmv, ListedRowsAfterCallsThatListNothing) {
+  // Calls take turns with the list's two counter sets, the listed-rows
+  // kernel of each clearing the set of the call before it: calls between
+  // them that run no such kernel (a team per row, rows too short) or list
+  // nothing (a wrong row map) must not leave a set that the next listing
+  // call finds dirty.
+  using C = TypeParam;
+  using Z = typename TestFixture::Z;
+  const auto A = random_rmat<typename C::scalar, typename C::ordinal, typename C::offset>(11, 8, 53);
+  auto listing = test_space_is_host ? host_mapping(8) : device_mapping(8, 32, 1, false, 0);
+  listing.medium_row = 10;
+  listing.long_row = 30;
+  auto team_rows = test_space_is_host ? host_mapping(1) : device_mapping(32, 8, 1, true, 0);
+  team_rows.team_per_row = true;
+  auto bad_row_map = A.row_map;
+  bad_row_map.back() = static_cast<Z>(bad_row_map.back() + 1);
+  EXPECT_TRUE(this->forced_matches_reference(A, listing, 53));
+  EXPECT_TRUE(this->forced_matches_reference(A, team_rows, 54));
+  EXPECT_TRUE(this->forced_matches_reference(A, listing, 55));
+  EXPECT_NE(this->spmv_with_row_map(A, bad_row_map, this->random_vector(A.num_rows, 56), &listing).first, "");
+  EXPECT_TRUE(this->forced_matches_reference(A, listing, 57));
+  EXPECT_TRUE(this->forced_matches_reference(A, listing, 58));
+  EXPECT_TRUE(this->matches_reference(this->random(50, 40, 3, 59), 59));
+  EXPECT_TRUE(this->forced_matches_reference(A, listing, 60));
+}
+
 TYPED_TEST(Spmv, SegmentedTeamRowsMatchReferenceAndRepeat) {
   // Rows listed for teams are cut into segments of spmv_segment_entries
   // that any team may sum: rows at, just under and just over one segment,

@@ -197,8 +197,7 @@ void spmv_impl(const ExecSpace& space,
   const std::int64_t segments = team_listable > 0 ? spmv_segments_bound(A.nnz(), team_listable) : 0;
   if (listable == 0) {
     // No row of a well-formed A can be listed, and no listed-rows kernel
-    // will clear the list's counters: a malformed row map's long rows are
-    // summed where they are.
+    // runs: a malformed row map's long rows are summed where they are.
     m.medium_row = std::numeric_limits<std::int64_t>::max();
     m.long_row = std::numeric_limits<std::int64_t>::max();
   }
@@ -207,7 +206,13 @@ void spmv_impl(const ExecSpace& space,
   SpmvWorkspace<ExecSpace> w = pool.take(space, listable, team_listable, segments);
   // The kernels write the report only when A's row map is wrong.
   w.report(report_bad) = 0;
-  const SpmvLists<ExecSpace> lists{w.list, w.report, w.first_segment, w.segments_done, w.partials};
+  const SpmvLists<ExecSpace> lists{w.list,
+                                   w.report,
+                                   w.first_segment,
+                                   w.segments_done,
+                                   w.partials,
+                                   w.list.data() + 2 * w.parity,
+                                   w.list.data() + 2 * (1 - w.parity)};
   launch_rows(space, op, lists, m);
   if (listable > 0) launch_listed_rows(space, op, lists, listable + segments);
   // The row map's end points are checked by the kernels that read it, and
@@ -218,6 +223,9 @@ void spmv_impl(const ExecSpace& space,
   const bool bad = w.report(report_bad) != 0;
   const std::int64_t first = w.report(report_first);
   const std::int64_t last = w.report(report_last);
+  // A call that ran the listed-rows kernel leaves its counter set for the
+  // next such call to clear.
+  if (listable > 0) w.parity ^= 1;
   pool.give(std::move(w));
   if (!bad) return;
   std::ostringstream s;

@@ -142,10 +142,16 @@ inline std::int64_t spmv_segments_bound(std::int64_t nnz, std::int64_t team_rows
 }
 
 /// The rows left to SpmvListedRows and the end-point report, as kernels see
-/// them. The list: [0] rows listed for a warp each, [1] rows listed for a
-/// team each (low 32 bits) and their segments (high 32 bits), [2] teams of
-/// SpmvListedRows done; then room for the warps' rows from the front and
-/// for the teams' rows (as many as first_segment holds) from the back.
+/// them. The list: two sets of two counters, [0] rows listed for a warp
+/// each, [1] rows listed for a team each (low 32 bits) and their segments
+/// (high 32 bits), calls using the sets in turn; then room for the warps'
+/// rows from the front and for the teams' rows (as many as first_segment
+/// holds) from the back. The listed-rows kernel of a call
+/// clears the other set, which the call before used, so no kernel has to
+/// learn that every team of it is done (a fence and an atomic on one
+/// counter in each of its teams, on every call, even with nothing listed:
+/// H200, arrow:10000 0.0244 -> 0.0209 ms and delaunay_n16 0.0214 -> 0.0188
+/// without them).
 /// A row that finds its part full is summed where it is instead: that
 /// happens only where a malformed row map makes rows overlap, so that they
 /// hold more entries between them than A has.
@@ -159,6 +165,10 @@ struct SpmvLists {
   Kokkos::View<unsigned long long*, typename ExecSpace::memory_space> segments_done;
   /// The segments' partial sums.
   Kokkos::View<spmv_partial_slot*, typename ExecSpace::memory_space> partials;
+  /// The two counters of this call's set, and of the previous call's, in
+  /// `list`.
+  unsigned long long* counters = nullptr;
+  unsigned long long* previous = nullptr;
 
   static constexpr int team_count_bits = 32;
   static constexpr unsigned long long team_count_mask = (1ull << team_count_bits) - 1;
@@ -173,7 +183,7 @@ struct SpmvLists {
   /// Row i goes to a warp, unless the warps' part is full (one lane of one
   /// worker calls this; false: the caller sums the row).
   KOKKOS_INLINE_FUNCTION bool add_for_warp(const std::int64_t i) const {
-    const auto k = static_cast<std::int64_t>(Kokkos::atomic_fetch_add(&list(0), 1ull));
+    const auto k = static_cast<std::int64_t>(Kokkos::atomic_fetch_add(&counters[0], 1ull));
     if (k >= warp_capacity()) return false;
     list(spmv_list_counters + k) = static_cast<unsigned long long>(i);
     return true;
@@ -189,7 +199,7 @@ struct SpmvLists {
   /// elsewhere, so that the places after it stay in order.
   KOKKOS_INLINE_FUNCTION bool add_for_team(const std::int64_t i, const std::int64_t n) const {
     const auto segments = static_cast<unsigned long long>(spmv_segments_of(n));
-    const auto before = Kokkos::atomic_fetch_add(&list(1), (segments << team_count_bits) | 1ull);
+    const auto before = Kokkos::atomic_fetch_add(&counters[1], (segments << team_count_bits) | 1ull);
     const auto k = static_cast<std::int64_t>(before & team_count_mask);
     if (k >= team_capacity()) return false;
     const auto first = before >> team_count_bits;
@@ -200,22 +210,24 @@ struct SpmvLists {
   }
   /// The team list's mark of a row that its own worker summed.
   static constexpr unsigned long long summed_elsewhere = ~0ull;
-  /// Whether the rows listed for teams, or their segments, passed their
-  /// room (only a row map with overlapping rows does that).
-  KOKKOS_INLINE_FUNCTION bool teams_overflowed() const {
-    return static_cast<std::int64_t>(list(1) & team_count_mask) > team_capacity() ||
-           static_cast<std::int64_t>(list(1) >> team_count_bits) > static_cast<std::int64_t>(partials.extent(0));
+
+  /// Clears the counter set the previous call used (one thread of this
+  /// call's listed-rows kernel: the previous call's kernels are done, and
+  /// the next call's row kernel, which lists into that set, comes after).
+  KOKKOS_INLINE_FUNCTION void clear_previous() const {
+    previous[0] = 0;
+    previous[1] = 0;
   }
   KOKKOS_INLINE_FUNCTION std::int64_t warp_rows() const {
-    const auto listed = static_cast<std::int64_t>(list(0));
+    const auto listed = static_cast<std::int64_t>(counters[0]);
     return listed < warp_capacity() ? listed : warp_capacity();
   }
   KOKKOS_INLINE_FUNCTION std::int64_t team_rows() const {
-    const auto listed = static_cast<std::int64_t>(list(1) & team_count_mask);
+    const auto listed = static_cast<std::int64_t>(counters[1] & team_count_mask);
     return listed < team_capacity() ? listed : team_capacity();
   }
   KOKKOS_INLINE_FUNCTION std::int64_t team_segments() const {
-    const auto listed = static_cast<std::int64_t>(list(1) >> team_count_bits);
+    const auto listed = static_cast<std::int64_t>(counters[1] >> team_count_bits);
     const auto room = static_cast<std::int64_t>(partials.extent(0));
     return listed < room ? listed : room;
   }
@@ -287,8 +299,10 @@ struct SpmvRows {
 
 /// The listed rows: first the segments of those for a team each, teams
 /// striding over them, then the rows for a warp each, the workers of every
-/// team striding over them. The last team to finish clears the list's
-/// counters for the next call.
+/// team striding over them. The next call's listed-rows kernel clears the
+/// counts; a row's segment count is back at zero once its last segment is
+/// summed, and every segment of a listed row is summed: a row is listed
+/// for a team only if all its segments fit the slots.
 template <class ExecSpace, class Operands, int Lanes = 0>
 struct SpmvListedRows {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
@@ -346,6 +360,7 @@ struct SpmvListedRows {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    if (team.league_rank() == 0) Kokkos::single(Kokkos::PerTeam(team), [&]() { lists.clear_previous(); });
     const std::int64_t for_warps = lists.warp_rows();
     const std::int64_t for_teams = lists.team_rows();
     const std::int64_t segments = lists.team_segments();
@@ -357,21 +372,6 @@ struct SpmvListedRows {
         const std::int64_t i = lists.warp_row(k);
         const std::int64_t b = op.begin(i);
         op.template worker_row<Lanes, true>(team, i, b, op.end(i, b));
-      }
-    });
-    team.team_barrier();
-    Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      // Every team has read the counts, and its finishers have cleared
-      // their rows' segment counts, before it counts itself done.
-      Kokkos::memory_fence();
-      const auto done = Kokkos::atomic_fetch_add(&lists.list(2), 1ull);
-      if (done == static_cast<unsigned long long>(team.league_size() - 1)) {
-        // Overlapping rows that passed the room may have left counts.
-        if (lists.teams_overflowed())
-          for (std::int64_t k = 0; k < lists.team_capacity(); ++k) lists.segments_done(k) = 0;
-        lists.list(0) = 0;
-        lists.list(1) = 0;
-        lists.list(2) = 0;
       }
     });
   }

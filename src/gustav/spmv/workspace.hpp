@@ -40,8 +40,9 @@ struct ReportMemory<Kokkos::Cuda> {
 /// at nnz: they set `bad` and the two end points, and compute nothing.
 enum SpmvReport : int { report_bad = 0, report_first = 1, report_last = 2, report_words = 3 };
 
-/// Counters at the head of the list of rows (SpmvLists names them).
-constexpr std::int64_t spmv_list_counters = 3;
+/// Counters at the head of the list of rows: two sets, calls using them in
+/// turn (SpmvLists names them).
+constexpr std::int64_t spmv_list_counters = 4;
 
 /// One partial sum of a segment of a long row, for any scalar of at most
 /// 16 bytes.
@@ -52,7 +53,7 @@ struct alignas(16) spmv_partial_slot {
 template <class ExecSpace>
 struct SpmvWorkspace {
   using memory_space = typename ExecSpace::memory_space;
-  /// Three counters, then room for the rows listed for warps and for those
+  /// Four counters, then room for the rows listed for warps and for those
   /// listed for teams (SpmvLists). unsigned long long:
   /// the one 64-bit type with a native atomic add on CUDA in Kokkos 3.4
   /// (others take a compare-and-swap loop, which 1000 teams counting
@@ -67,6 +68,10 @@ struct SpmvWorkspace {
   /// of 16-byte elements: any scalar the SpMV takes fits).
   Kokkos::View<spmv_partial_slot*, memory_space> partials;
   Kokkos::View<std::int64_t*, typename ReportMemory<ExecSpace>::type> report;
+  /// The list's counter set the next call uses; the other one holds the
+  /// counts of the last call that listed rows, until the next one's
+  /// listed-rows kernel clears them.
+  int parity = 0;
 
   /// Rows the list holds for warps.
   std::int64_t warp_capacity() const {
@@ -86,9 +91,9 @@ class SpmvWorkspacePool {
   }
 
   /// A workspace whose list holds `rows` rows for warps and `team_rows` for
-  /// teams, and whose partials hold `segments` sums. Its counters are zero:
-  /// fresh ones are zero-filled, and the long-row kernel clears them when
-  /// it is done.
+  /// teams, and whose partials hold `segments` sums. The counters of its
+  /// parity are zero: fresh ones are zero-filled, and each call's
+  /// listed-rows kernel clears the other set.
   SpmvWorkspace<ExecSpace> take(const ExecSpace& space, std::int64_t rows, std::int64_t team_rows,
                                 std::int64_t segments) {
     SpmvWorkspace<ExecSpace> w;
