@@ -145,6 +145,22 @@ class Spmv : public ::testing::Test {
     return host_vector(y);
   }
 
+  /// Whether `calls` calls with the row mapping forced, from the same
+  /// random x and y, match the reference and give the same bits.
+  ::testing::AssertionResult forced_repeats_bits(const Host& A, const detail::RowMapping& mapping, int calls,
+                                                 std::uint64_t seed) {
+    const std::vector<S> x = random_vector(A.num_cols, seed), y0 = random_vector(A.num_rows, seed + 1);
+    const std::vector<S> first = forced_spmv(A, mapping, x, y0);
+    const auto matches = agrees(A, S(1.5), x, S(-0.5), y0, first);
+    if (!matches) return matches;
+    for (int call = 1; call < calls; ++call) {
+      const std::vector<S> again = forced_spmv(A, mapping, x, y0);
+      if (std::memcmp(first.data(), again.data(), first.size() * sizeof(S)) != 0)
+        return ::testing::AssertionFailure() << "call " << call << " gave other bits than the first";
+    }
+    return ::testing::AssertionSuccess();
+  }
+
   /// The implementation with the row mapping forced, from random x and y.
   ::testing::AssertionResult forced_matches_reference(const Host& A, const detail::RowMapping& mapping,
                                                       std::uint64_t seed) {
@@ -230,6 +246,20 @@ class Spmv : public ::testing::Test {
     }
     space.fence();
     return {error, host_vector(y)};
+  }
+
+  /// spmv with A's row map replaced by `malformed`'s (whose rows may
+  /// overlap or run backwards) and the mapping forced: no error, every row
+  /// summed over its range as that row map gives it (held to [0, nnz]);
+  /// then a sound call on the same kept workspace matches the reference.
+  ::testing::AssertionResult sums_each_row_over_its_range(const Host& A, const Host& malformed,
+                                                          const detail::RowMapping& mapping, std::uint64_t seed) {
+    const auto y0 = random_vector(A.num_rows, seed);
+    const auto [error, y] = spmv_with_row_map(A, malformed.row_map, y0, &mapping);
+    if (!error.empty()) return ::testing::AssertionFailure() << "error: " << error;
+    const auto summed = agrees(malformed, S(1), random_vector(A.num_cols, 5), S(1), y0, y);
+    if (!summed) return summed;
+    return forced_matches_reference(A, mapping, seed + 1);
   }
 };
 
@@ -524,7 +554,6 @@ TYPED_TEST(Spmv, SegmentedTeamRowsMatchReferenceAndRepeat) {
   // that any team may sum: rows at, just under and just over one segment,
   // rows of several segments next to each other, among short rows. Every
   // call must give the same bits, whichever team sums a row's last segment.
-  using S = typename TestFixture::S;
   constexpr std::int64_t seg = detail::spmv_segment_entries;
   std::vector<std::int64_t> lengths(300);
   for (std::size_t i = 0; i < lengths.size(); ++i) lengths[i] = static_cast<std::int64_t>(i % 7);
@@ -535,13 +564,7 @@ TYPED_TEST(Spmv, SegmentedTeamRowsMatchReferenceAndRepeat) {
   auto mapping = test_space_is_host ? host_mapping(4) : device_mapping(4, 64, 1, false, 0);
   mapping.medium_row = 16;
   mapping.long_row = 1000;
-  const std::vector<S> x = this->random_vector(A.num_cols, 41), y0 = this->random_vector(A.num_rows, 42);
-  const std::vector<S> first = this->forced_spmv(A, mapping, x, y0);
-  EXPECT_TRUE(this->agrees(A, S(1.5), x, S(-0.5), y0, first));
-  for (int call = 0; call < 3; ++call) {
-    const std::vector<S> again = this->forced_spmv(A, mapping, x, y0);
-    EXPECT_EQ(0, std::memcmp(first.data(), again.data(), first.size() * sizeof(S))) << "call " << call;
-  }
+  EXPECT_TRUE(this->forced_repeats_bits(A, mapping, 4, 41));
 }
 
 TYPED_TEST(Spmv, StreamedBlocksMatchReference) {
@@ -557,18 +580,10 @@ TYPED_TEST(Spmv, StreamedAndUnstreamedBlocksMatchReferenceAndRepeat) {
   // Room for every block, for none, and for some: each matches the
   // reference, and a block goes the same way on every call, so repeated
   // calls give the same bits.
-  using S = typename TestFixture::S;
   const auto A = this->random(900, 600, 7, 46, untidy_shape(0.1, 300, 900));
   EXPECT_TRUE(this->forced_matches_reference(A, stream_mapping(16, 16 * 30, 24, 400), 46));
   EXPECT_TRUE(this->forced_matches_reference(A, stream_mapping(16, 1, 24, 400), 47));
-  const auto some = stream_mapping(16, 16 * 7, 24, 400);
-  const std::vector<S> x = this->random_vector(A.num_cols, 46), y0 = this->random_vector(A.num_rows, 47);
-  const std::vector<S> first = this->forced_spmv(A, some, x, y0);
-  EXPECT_TRUE(this->agrees(A, S(1.5), x, S(-0.5), y0, first));
-  for (int call = 0; call < 2; ++call) {
-    const std::vector<S> again = this->forced_spmv(A, some, x, y0);
-    EXPECT_EQ(0, std::memcmp(first.data(), again.data(), first.size() * sizeof(S))) << "call " << call;
-  }
+  EXPECT_TRUE(this->forced_repeats_bits(A, stream_mapping(16, 16 * 7, 24, 400), 3, 46));
 }
 
 TYPED_TEST(Spmv, StreamedBlocksOfManyRowsAndOfOneRow) {
@@ -618,7 +633,6 @@ TYPED_TEST(Spmv, OverlappingRowsOverflowingTheListsStayInBounds) {
   // full are summed where they are. Every row is summed over its range as
   // the row map gives it, and a sound call afterwards, on the same kept
   // workspace, is unaffected.
-  using S = typename TestFixture::S;
   using Z = typename TestFixture::Z;
   const auto A = this->random(1001, 200, 6, 43);
   auto overlapping = A;
@@ -627,28 +641,18 @@ TYPED_TEST(Spmv, OverlappingRowsOverflowingTheListsStayInBounds) {
   auto mapping = test_space_is_host ? host_mapping(4) : device_mapping(2, 128, 1, false, 0);
   mapping.medium_row = 16;
   mapping.long_row = 1000;
-  const auto y0 = this->random_vector(A.num_rows, 43);
-  const auto [error, y] = this->spmv_with_row_map(A, overlapping.row_map, y0, &mapping);
-  EXPECT_EQ(error, "");
-  EXPECT_TRUE(this->agrees(overlapping, S(1), this->random_vector(A.num_cols, 5), S(1), y0, y));
-  EXPECT_TRUE(this->forced_matches_reference(A, mapping, 44));
+  EXPECT_TRUE(this->sums_each_row_over_its_range(A, overlapping, mapping, 43));
 }
 
 TYPED_TEST(Spmv, OverlappingRowsInStreamedBlocksStayInBounds) {
   // As above with the streaming kernel: rows outside their block's
   // entries are summed from A, and the lists overflow as before.
-  using S = typename TestFixture::S;
   using Z = typename TestFixture::Z;
   const auto A = this->random(1001, 200, 6, 50);
   auto overlapping = A;
   for (std::size_t i = 1; i + 1 < overlapping.row_map.size(); ++i)
     overlapping.row_map[i] = i % 3 == 1 ? static_cast<Z>(A.nnz()) : static_cast<Z>((i * 7) % A.nnz());
-  const auto mapping = stream_mapping(32, 400, 16, 1000);
-  const auto y0 = this->random_vector(A.num_rows, 50);
-  const auto [error, y] = this->spmv_with_row_map(A, overlapping.row_map, y0, &mapping);
-  EXPECT_EQ(error, "");
-  EXPECT_TRUE(this->agrees(overlapping, S(1), this->random_vector(A.num_cols, 5), S(1), y0, y));
-  EXPECT_TRUE(this->forced_matches_reference(A, mapping, 51));
+  EXPECT_TRUE(this->sums_each_row_over_its_range(A, overlapping, stream_mapping(32, 400, 16, 1000), 50));
 }
 
 TYPED_TEST(Spmv, RawViews) {
