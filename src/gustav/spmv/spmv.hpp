@@ -211,8 +211,8 @@ void spmv_impl(const ExecSpace& space,
                                    w.first_segment,
                                    w.segments_done,
                                    w.partials,
-                                   w.list.data() + 2 * w.parity,
-                                   w.list.data() + 2 * (1 - w.parity)};
+                                   w.counter_set(w.parity),
+                                   w.counter_set(1 - w.parity)};
   launch_rows(space, op, lists, m);
   if (listable > 0) launch_listed_rows(space, op, lists, listable + segments);
   // The row map's end points are checked by the kernels that read it, and

@@ -25,9 +25,10 @@
 
 namespace gustav::detail {
 
-/// The most team scratch the streaming kernel takes for its products:
-/// eight teams of 256 threads on a multiprocessor keep their scratch within
-/// the 228 KB of an H100's or H200's shared memory.
+/// The most team scratch the streaming kernel takes for its products: the
+/// six teams of 256 threads its launch bound puts on a multiprocessor keep
+/// their scratch (144 KB) within the 228 KB of an H100's or H200's shared
+/// memory.
 constexpr std::int64_t spmv_stream_scratch_bytes = 24 * 1024;
 
 template <class ExecSpace, class Operands>

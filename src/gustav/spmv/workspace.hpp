@@ -40,9 +40,10 @@ struct ReportMemory<Kokkos::Cuda> {
 /// at nnz: they set `bad` and the two end points, and compute nothing.
 enum SpmvReport : int { report_bad = 0, report_first = 1, report_last = 2, report_words = 3 };
 
-/// Counters at the head of the list of rows: two sets, calls using them in
-/// turn (SpmvLists names them).
-constexpr std::int64_t spmv_list_counters = 4;
+/// Counters at the head of the list of rows: two sets of two, calls using
+/// them in turn (SpmvLists names them).
+constexpr std::int64_t spmv_counters_per_set = 2;
+constexpr std::int64_t spmv_list_counters = 2 * spmv_counters_per_set;
 
 /// One partial sum of a segment of a long row, for any scalar of at most
 /// 16 bytes.
@@ -72,6 +73,10 @@ struct SpmvWorkspace {
   /// counts of the last call that listed rows, until the next one's
   /// listed-rows kernel clears them.
   int parity = 0;
+
+  /// The counter set of this call (`parity`), or of the last call that
+  /// listed rows (1 - parity), in the list.
+  unsigned long long* counter_set(int which) const { return list.data() + spmv_counters_per_set * which; }
 
   /// Rows the list holds for warps.
   std::int64_t warp_capacity() const {
