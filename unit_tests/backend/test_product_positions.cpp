@@ -227,6 +227,25 @@ TYPED_TEST(ProductPositions, AMovedProductIsCaughtEvenWithinTheStructure) {
   EXPECT_THROW(TestFixture::Run::numeric(lax, this->device(swapped), this->device(B)), gustav::plan_mismatch);
 }
 
+TYPED_TEST(ProductPositions, CallsAfterACaughtChangeCheckAgain) {
+  // The check's last team clears its count of teams for the next call and
+  // sets or clears the flag itself: calls on the right and on a changed
+  // structure, in turn and repeated, each get their own verdict.
+  const auto A = this->random(3000, 2500, 12, 110);
+  const auto B = this->random(2500, 2800, 9, 111);
+  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), TestFixture::keeping());
+  auto shifted = B;
+  for (auto& c : shifted.entries) c = static_cast<typename TestFixture::O>((c + 1) % 2800);
+  const auto dA = this->device(A);
+  const auto dB = this->device(B);
+  const auto dShifted = this->device(shifted);
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_THROW(TestFixture::Run::numeric(plan, dA, dShifted), gustav::plan_mismatch) << "round " << round;
+    EXPECT_TRUE(this->matches(TestFixture::Run::numeric(plan, dA, dB), A, B)) << "round " << round;
+    EXPECT_TRUE(this->matches(TestFixture::Run::numeric(plan, dA, dB), A, B)) << "round " << round;
+  }
+}
+
 TYPED_TEST(ProductPositions, AProductOutsideTheStructureIsCaught) {
   const auto A = this->random(120, 100, 15, 104);
   const auto B = this->random(100, 90, 15, 105);

@@ -104,8 +104,8 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
             Kokkos::view_alloc(space, "gustav::symbolic::positions::fingerprint_now"));
         kept.fingerprint_parts = temp.allocate<decltype(kept.fingerprint_parts)>(
             space, "gustav::symbolic::positions::fingerprint_parts",
-            static_cast<std::size_t>(fingerprint_threads(space)), false);
-        kept.fingerprint = structure_fingerprint(space, A, B, kept.fingerprint_parts, kept.fingerprint_now);
+            static_cast<std::size_t>(fingerprint_parts_length(space)), true);
+        kept.fingerprint = structure_fingerprint(space, A, B, kept.fingerprint_parts, kept.fingerprint_now, errors);
         stats.positions_bytes = schedule.positions.bytes();
       }
     }
@@ -140,7 +140,6 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
   temp.add_resident(view_bytes(schedule.perm));
   temp.add_resident(schedule.positions.bytes());
   const ErrorFlag<Device> errors(schedule.errors.data());
-  Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
   // Malformed input is caught here (unless validate_indices is off, or
   // multiply has just checked the same views), and for kept products any
   // change of structure, malformed or not: their lists name entries of A and B
@@ -158,8 +157,9 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
     // lap3d:120's R * (A * P) repeats in 0.77 ms without them, 0.81-0.83
     // with (the pass alone took 0.16 ms a call).
     check_structure_fingerprint(space, A, B, kept.fingerprint, kept.fingerprint_parts, kept.fingerprint_now, errors);
-  } else if (validate) {
-    check_operands(space, A, B, errors);
+  } else {
+    Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
+    if (validate) check_operands(space, A, B, errors);
   }
   const auto ops = operands_of<Types>(A, B);
   if (schedule.positions.kept) {
