@@ -24,6 +24,7 @@
 #include "gustav/analysis/row_map_scan.hpp"
 #include "gustav/common/allocation.hpp"
 #include "gustav/common/arena.hpp"
+#include "gustav/common/concurrent_bins.hpp"
 #include "gustav/common/types.hpp"
 #include "gustav/errors.hpp"
 #include "gustav/spgemm/count_rows.hpp"
@@ -228,12 +229,18 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
   const std::int64_t max_row_count = max_count_of<typename Types::c_offset_type>();
   std::size_t pool_bytes = 0;
   std::int64_t first_row = 0;
+  std::size_t busy_bins = 0;
+  for (std::size_t b = 1; b < counting.size(); ++b) busy_bins += first[SummarySlot::symbolic_rows + static_cast<int>(b)] > 0;
+  // The bins side by side (joined at the end of this block); the long rows
+  // on the caller's stream, where their host reads wait for nothing else.
+  ConcurrentBins<ExecSpace> side_by_side(space);
   for (std::size_t b = 1; b < counting.size(); ++b) {
     const RowBin& bin = counting[b];
     const std::int64_t n = first[SummarySlot::symbolic_rows + static_cast<int>(b)];
     const RowList<Types> bin_rows(perm.data() + first_row, n);
     first_row += n;
     if (n == 0) continue;
+    const ExecSpace bin_space = busy_bins > 1 && bin.level != RowLevel::long_row ? side_by_side.next() : space;
     const std::string name = "gustav::symbolic::count::" + bin.name;
     auto run = [&](auto team_per_row) {
       CountRows<ExecSpace, Types, RowList<Types>, RowBinList<Types>, decltype(team_per_row)::value> f;
@@ -247,7 +254,7 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
       f.max_row_count = max_row_count;
       f.log2_slots = bin.log2_slots;
       f.lanes = host ? 1 : bin.vector_length;
-      launch_teams(space, name, f, bin.team_size, f.lanes,
+      launch_teams(bin_space, name, f, bin.team_size, f.lanes,
                    [&](int size) {
                      return decltype(team_per_row)::value
                                 ? n
@@ -267,6 +274,7 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
                                                    errors_of(summary), outputs, name, temp);
     }
   }
+  side_by_side.join();
 
   // 3. Row map.
   scan_row_map(space, plan.c_row_map_, rows, block_sums, summary);

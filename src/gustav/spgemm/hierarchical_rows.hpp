@@ -8,6 +8,7 @@
 #include <string>
 
 #include "gustav/common/allocation.hpp"
+#include "gustav/common/concurrent_bins.hpp"
 #include "gustav/common/launch.hpp"
 #include "gustav/spgemm/accumulate_rows.hpp"
 #include "gustav/spgemm/launch_teams.hpp"
@@ -44,10 +45,16 @@ std::size_t write_rows_hierarchical(const ExecSpace& space, const Schedule& sche
                                     const ErrorFlag<typename Types::device_type>& errors, const std::string& label,
                                     TempMemory& temp) {
   std::size_t pool_bytes = 0;
+  std::size_t busy_bins = 0;
+  for (std::size_t b = 0; b < schedule.bins.size(); ++b) busy_bins += schedule.offsets[b + 1] > schedule.offsets[b];
+  // The bins side by side (joined before returning); the long rows on the
+  // caller's stream, where their host reads wait for nothing else.
+  ConcurrentBins<ExecSpace> side_by_side(space);
   for (std::size_t b = 0; b < schedule.bins.size(); ++b) {
     const RowBin& bin = schedule.bins[b];
     const std::int64_t first = schedule.offsets[b], n = schedule.offsets[b + 1] - first;
     if (n == 0) continue;
+    const ExecSpace bin_space = busy_bins > 1 && bin.level != RowLevel::long_row ? side_by_side.next() : space;
     const RowList<Types> rows(schedule.perm.data() + first, n);
     const std::string name = label + "::" + bin.name;
     auto run = [&](auto level) {
@@ -61,7 +68,7 @@ std::size_t write_rows_hierarchical(const ExecSpace& space, const Schedule& sche
       f.log2_slots = bin.log2_slots;
       f.lanes = is_host_space<ExecSpace>() ? 1 : bin.vector_length;
       const int lanes = L == RowLevel::tiny ? 1 : f.lanes;
-      launch_teams(space, name, f, bin.team_size, lanes,
+      launch_teams(bin_space, name, f, bin.team_size, lanes,
                    [&](int size) {
                      if (L == RowLevel::team) return n;
                      if (L == RowLevel::tiny) return (n + size - 1) / size;
@@ -85,6 +92,7 @@ std::size_t write_rows_hierarchical(const ExecSpace& space, const Schedule& sche
         break;
     }
   }
+  side_by_side.join();
   return pool_bytes;
 }
 

@@ -1,0 +1,160 @@
+#pragma once
+/// Bins of rows launched side by side on a GPU. The bins of one pass take
+/// disjoint rows, but launched one after another on one stream each waits
+/// for the last teams of the one before, and on a small product (thousands
+/// of rows per bin) those tails are most of the pass. Here each bin's
+/// kernel goes to a stream of its own, forked from the caller's stream
+/// after its work so far and joined back into it at the end (CUDA events:
+/// the host waits for nothing), so the device starts the next bin's teams
+/// as soon as the last one's leave room.
+///
+/// The side streams are the process's, made on first use (non-blocking, so
+/// that they run beside the caller's stream even where that is CUDA's legacy
+/// default stream) and released at Kokkos::finalize. Calls from several
+/// host threads share them, which orders their bins but keeps them right.
+/// On host backends a bin simply runs on the caller's space.
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+#include <mutex>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "gustav/errors.hpp"
+
+namespace gustav::detail {
+
+/// Side streams a pass spreads its bins over.
+constexpr int concurrent_bin_streams = 6;
+
+#if defined(KOKKOS_ENABLE_CUDA)
+/// The process's side streams, their instances and their events.
+class SideStreams {
+ public:
+  static SideStreams& instance() {
+    static SideStreams s;
+    return s;
+  }
+
+  /// Makes the streams on first use; false where CUDA refused (the caller
+  /// then runs every bin on its own stream).
+  bool ready() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (made_) return true;
+    if (failed_ || !Kokkos::is_initialized()) return false;
+    auto fail = [&] {
+      release_locked();
+      failed_ = true;
+      return false;
+    };
+    if (cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming) != cudaSuccess) return fail();
+    for (int i = 0; i < concurrent_bin_streams; ++i) {
+      cudaStream_t s = nullptr;
+      cudaEvent_t e = nullptr;
+      if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) return fail();
+      streams_.push_back(s);
+      if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) != cudaSuccess) return fail();
+      joins_.push_back(e);
+      spaces_.push_back(Kokkos::Cuda(s));
+    }
+    Kokkos::push_finalize_hook([] { instance().release(); });
+    made_ = true;
+    return true;
+  }
+
+  const Kokkos::Cuda& space(int i) const { return spaces_[static_cast<std::size_t>(i)]; }
+
+  /// Every side stream waits for `main`'s work so far. Under the lock, so
+  /// that another thread's fork cannot re-record the event in between.
+  cudaError_t fork(cudaStream_t main) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    cudaError_t e = cudaEventRecord(fork_, main);
+    for (std::size_t i = 0; e == cudaSuccess && i < streams_.size(); ++i) e = cudaStreamWaitEvent(streams_[i], fork_, 0);
+    return e;
+  }
+
+  /// `main` waits for the first `used` side streams' work so far (or, where
+  /// CUDA refuses, the host does).
+  void join(cudaStream_t main, int used) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (std::size_t i = 0; i < streams_.size() && static_cast<int>(i) < used; ++i)
+      if (cudaEventRecord(joins_[i], streams_[i]) != cudaSuccess ||
+          cudaStreamWaitEvent(main, joins_[i], 0) != cudaSuccess)
+        cudaStreamSynchronize(streams_[i]);
+  }
+
+ private:
+  void release() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    release_locked();
+    made_ = false;
+  }
+  void release_locked() {
+    spaces_.clear();  // the instances first: they use the streams
+    for (auto s : streams_) cudaStreamDestroy(s);
+    for (auto e : joins_) cudaEventDestroy(e);
+    if (fork_) cudaEventDestroy(fork_);
+    streams_.clear();
+    joins_.clear();
+    fork_ = nullptr;
+  }
+
+  std::mutex mutex_;
+  bool made_ = false;
+  bool failed_ = false;
+  cudaEvent_t fork_ = nullptr;
+  std::vector<cudaStream_t> streams_;
+  std::vector<cudaEvent_t> joins_;
+  std::vector<Kokkos::Cuda> spaces_;
+};
+#endif
+
+/// One pass's bins: next() gives the space for the next bin, round robin
+/// over the side streams on CUDA (the caller's space elsewhere); the
+/// destructor makes the caller's stream wait for every side stream used.
+/// The caller must not wait on the host for a bin's work before the join;
+/// a fork that fails throws before any bin is launched.
+template <class ExecSpace>
+class ConcurrentBins {
+ public:
+  explicit ConcurrentBins(const ExecSpace& space) : space_(space) {}
+  ConcurrentBins(const ConcurrentBins&) = delete;
+  ConcurrentBins& operator=(const ConcurrentBins&) = delete;
+
+  ExecSpace next() {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+      auto& sides = SideStreams::instance();
+      if (!forked_) {
+        if (!sides.ready()) return space_;
+        const cudaError_t e = sides.fork(space_.cuda_stream());
+        if (e != cudaSuccess) throw internal_error(std::string("gustav: forking the bins' streams: ") + cudaGetErrorString(e));
+        forked_ = true;
+      }
+      return sides.space(used_++ % concurrent_bin_streams);
+    }
+#endif
+    return space_;
+  }
+
+  /// The caller's stream waits for the bins launched so far (the
+  /// destructor's join, early).
+  void join() {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+      if (forked_) SideStreams::instance().join(space_.cuda_stream(), used_);
+    }
+#endif
+    forked_ = false;
+    used_ = 0;
+  }
+
+  ~ConcurrentBins() { join(); }
+
+ private:
+  ExecSpace space_;
+  bool forked_ = false;
+  int used_ = 0;
+};
+
+}  // namespace gustav::detail
