@@ -11,7 +11,9 @@
 /// The side streams are the process's, made on first use (non-blocking, so
 /// that they run beside the caller's stream even where that is CUDA's legacy
 /// default stream) and released at Kokkos::finalize. Calls from several
-/// host threads share them, which orders their bins but keeps them right.
+/// host threads at once share them: each fork and each join happens under a
+/// lock, so a pass starts after its caller's earlier work and its caller
+/// waits for its bins (and at worst for another call's bins as well).
 /// On host backends a bin simply runs on the caller's space.
 #include <Kokkos_Core.hpp>
 #include <cstddef>
