@@ -111,33 +111,24 @@ class SideStreams {
 };
 #endif
 
-/// One pass's bins: next() gives the space for the next bin, round robin
-/// over the side streams on CUDA (the caller's space elsewhere); the
+/// One pass's bins: space_for() gives the space for the next bin, round
+/// robin over the side streams on CUDA (the caller's space elsewhere); the
 /// destructor makes the caller's stream wait for every side stream used.
 /// The caller must not wait on the host for a bin's work before the join;
 /// a fork that fails throws before any bin is launched.
 template <class ExecSpace>
 class ConcurrentBins {
  public:
-  explicit ConcurrentBins(const ExecSpace& space) : space_(space) {}
+  /// `busy_bins`: the pass's bins that have rows (with one, there is
+  /// nothing to run beside it, and no fork is paid for).
+  ConcurrentBins(const ExecSpace& space, std::size_t busy_bins) : space_(space), busy_bins_(busy_bins) {}
   ConcurrentBins(const ConcurrentBins&) = delete;
   ConcurrentBins& operator=(const ConcurrentBins&) = delete;
 
-  ExecSpace next() {
-#if defined(KOKKOS_ENABLE_CUDA)
-    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-      auto& sides = SideStreams::instance();
-      if (!forked_) {
-        if (!sides.ready()) return space_;
-        const cudaError_t e = sides.fork(space_.cuda_stream());
-        if (e != cudaSuccess) throw internal_error(std::string("gustav: forking the bins' streams: ") + cudaGetErrorString(e));
-        forked_ = true;
-      }
-      return sides.space(used_++ % concurrent_bin_streams);
-    }
-#endif
-    return space_;
-  }
+  /// The space for the next bin: a side stream, or the caller's own where
+  /// the pass has one busy bin or where `on_callers_stream` (the long rows,
+  /// whose host reads then wait for nothing else).
+  ExecSpace space_for(bool on_callers_stream) { return busy_bins_ > 1 && !on_callers_stream ? next() : space_; }
 
   /// The caller's stream waits for the bins launched so far (the
   /// destructor's join, early).
@@ -154,7 +145,24 @@ class ConcurrentBins {
   ~ConcurrentBins() { join(); }
 
  private:
+  ExecSpace next() {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+      auto& sides = SideStreams::instance();
+      if (!forked_) {
+        if (!sides.ready()) return space_;
+        const cudaError_t e = sides.fork(space_.cuda_stream());
+        if (e != cudaSuccess) throw internal_error(std::string("gustav: forking the bins' streams: ") + cudaGetErrorString(e));
+        forked_ = true;
+      }
+      return sides.space(used_++ % concurrent_bin_streams);
+    }
+#endif
+    return space_;
+  }
+
   ExecSpace space_;
+  std::size_t busy_bins_ = 0;
   bool forked_ = false;
   int used_ = 0;
 };

@@ -231,16 +231,15 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
   std::int64_t first_row = 0;
   std::size_t busy_bins = 0;
   for (std::size_t b = 1; b < counting.size(); ++b) busy_bins += first[SummarySlot::symbolic_rows + static_cast<int>(b)] > 0;
-  // The bins side by side (joined at the end of this block); the long rows
-  // on the caller's stream, where their host reads wait for nothing else.
-  ConcurrentBins<ExecSpace> side_by_side(space);
+  // The bins side by side (joined after the loop).
+  ConcurrentBins<ExecSpace> side_by_side(space, busy_bins);
   for (std::size_t b = 1; b < counting.size(); ++b) {
     const RowBin& bin = counting[b];
     const std::int64_t n = first[SummarySlot::symbolic_rows + static_cast<int>(b)];
     const RowList<Types> bin_rows(perm.data() + first_row, n);
     first_row += n;
     if (n == 0) continue;
-    const ExecSpace bin_space = busy_bins > 1 && bin.level != RowLevel::long_row ? side_by_side.next() : space;
+    const ExecSpace bin_space = side_by_side.space_for(bin.level == RowLevel::long_row);
     const std::string name = "gustav::symbolic::count::" + bin.name;
     auto run = [&](auto team_per_row) {
       CountRows<ExecSpace, Types, RowList<Types>, RowBinList<Types>, decltype(team_per_row)::value> f;

@@ -47,14 +47,13 @@ std::size_t write_rows_hierarchical(const ExecSpace& space, const Schedule& sche
   std::size_t pool_bytes = 0;
   std::size_t busy_bins = 0;
   for (std::size_t b = 0; b < schedule.bins.size(); ++b) busy_bins += schedule.offsets[b + 1] > schedule.offsets[b];
-  // The bins side by side (joined before returning); the long rows on the
-  // caller's stream, where their host reads wait for nothing else.
-  ConcurrentBins<ExecSpace> side_by_side(space);
+  // The bins side by side (joined before returning).
+  ConcurrentBins<ExecSpace> side_by_side(space, busy_bins);
   for (std::size_t b = 0; b < schedule.bins.size(); ++b) {
     const RowBin& bin = schedule.bins[b];
     const std::int64_t first = schedule.offsets[b], n = schedule.offsets[b + 1] - first;
     if (n == 0) continue;
-    const ExecSpace bin_space = busy_bins > 1 && bin.level != RowLevel::long_row ? side_by_side.next() : space;
+    const ExecSpace bin_space = side_by_side.space_for(bin.level == RowLevel::long_row);
     const RowList<Types> rows(schedule.perm.data() + first, n);
     const std::string name = label + "::" + bin.name;
     auto run = [&](auto level) {
