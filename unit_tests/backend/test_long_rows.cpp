@@ -123,6 +123,42 @@ TYPED_TEST(LongRows, OneLongRowOfBSharedBySlices) {
   this->expect_long_rows_right(with_seven, B);
 }
 
+TYPED_TEST(LongRows, ReadOutOfSparseAndCrowdedStretches) {
+  // The read-out gathers a stretch's columns in scratch where they are few
+  // and writes them directly where a stretch is crowded. Row 7 of B holds
+  // 40,000 consecutive columns and the other rows two random ones each over
+  // 300,000 columns, so the long rows of A that name row 7 have a solid
+  // block of columns followed by sparse ones: both kinds of stretch in one
+  // row, with stretches of a few columns between them.
+  using Host = typename TestFixture::Host;
+  using O = typename TestFixture::O;
+  using Z = typename TestFixture::Z;
+  const std::int64_t inner = 5000, cols = 300000, block_first = 1000, block = 40000;
+  const Host scattered = this->random(inner, cols, 2, 83);
+  Host B;
+  B.num_rows = scattered.num_rows;
+  B.num_cols = scattered.num_cols;
+  B.row_map.assign(1, 0);
+  Rng rng(84);
+  for (std::int64_t i = 0; i < inner; ++i) {
+    if (i == 7) {
+      for (std::int64_t c = block_first; c < block_first + block; ++c) {
+        B.entries.push_back(static_cast<O>(c));
+        B.values.push_back(random_value<typename TestFixture::S>(rng));
+      }
+    } else {
+      for (auto p = scattered.row_map[i]; p < scattered.row_map[i + 1]; ++p) {
+        B.entries.push_back(scattered.entries[p]);
+        B.values.push_back(scattered.values[p]);
+      }
+    }
+    B.row_map.push_back(static_cast<Z>(B.entries.size()));
+  }
+  // Row 0 names every row of B (row 7 among them); the others most.
+  const Host A = this->rows_over({inner, 4300, 4700, 4100}, inner, 85);
+  this->expect_long_rows_right(A, B);
+}
+
 TYPED_TEST(LongRows, ReuseDetectsAProductOutsideThePlannedRow) {
   // One long row of A over every row of B; B's last column is unused when
   // the plan is made. Moving one entry of B there keeps B's shape and nnz,

@@ -328,11 +328,16 @@ struct LongRowReadOut {
   static constexpr int chunk_words = 4;
   static constexpr int step_rounds = 16;
 
-  /// Scratch of the read-out: the set bits of each chunk of a step, and
-  /// each thread's sum over its share of them.
+  /// Columns a group of rounds gathers in scratch before the team writes
+  /// them to C together.
+  static constexpr int staged_columns = 4096;
+
+  /// Scratch of the read-out: the set bits of each chunk of a step, each
+  /// thread's sum over its share of them, and the staged columns.
   KOKKOS_INLINE_FUNCTION std::size_t scratch_bytes(int workers) const {
     const std::size_t threads = static_cast<std::size_t>(workers) * static_cast<std::size_t>(lanes);
-    return threads * step_rounds * sizeof(int) + threads * sizeof(std::int64_t) + 64;
+    return threads * step_rounds * sizeof(int) + threads * sizeof(std::int64_t) + staged_columns * sizeof(Ordinal) +
+           64;
   }
 
   /// Four bitmap words, read with one 16-byte load.
@@ -358,6 +363,14 @@ struct LongRowReadOut {
   /// thread taking one run of the bitmap instead, one thread wrote most of
   /// a power-law row's entries and the read-out took 38 of rmat:20:2's 88
   /// ms on an H100. The bitmap is read twice in all.
+  ///
+  /// A thread's columns are consecutive in C but its neighbours' are far
+  /// away, so its own stores would touch a sector of C per lane. Instead,
+  /// consecutive rounds whose columns fit `staged_columns` gather them in
+  /// scratch at their places, and the team then writes the stretch of C in
+  /// order; a round with more columns than that (a crowded stretch, where
+  /// each thread's run is long) writes directly. The values' zeros go out
+  /// in order over the step's stretch.
   template <class Window>
   KOKKOS_INLINE_FUNCTION void read_out(const Member& team, std::int64_t r, std::int64_t row, const Window& w,
                                        std::int64_t words) const {
@@ -368,6 +381,7 @@ struct LongRowReadOut {
     char* scratch = static_cast<char*>(team.team_scratch(0).get_shmem_aligned(scratch_bytes(team.team_size()) - 64, 16));
     int* counts = reinterpret_cast<int*>(scratch);  // [round * threads + thread]
     auto* sums = reinterpret_cast<std::int64_t*>(scratch + static_cast<std::size_t>(threads) * step_rounds * sizeof(int));
+    auto* staged = reinterpret_cast<Ordinal*>(sums + threads);
     // Read before the first barrier; thread 0 updates it after the last.
     std::int64_t placed = batch.progress(batch.first_row + r);
     for (std::int64_t first = 0; first < words; first += step_words) {
@@ -406,31 +420,60 @@ struct LongRowReadOut {
         step_total = all;
       });
       team.team_barrier();
-      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, threads), [&](const int t) {
-        for (int m = 0; m < step_rounds; ++m) {
-          const std::int64_t k = first + m * round_words + t * chunk_words;
-          if (k >= words) break;
-          const FourWords q = chunk_at(w.words, k, words);
-          std::int64_t o = start + placed + counts[m * threads + t];
+      // Where round m's columns start within the step (m == step_rounds:
+      // the step's total).
+      const auto round_begin = [&](int m) -> std::int64_t {
+        return m < step_rounds ? static_cast<std::int64_t>(counts[m * threads]) : step_total;
+      };
+      const std::int64_t out = start + placed;
+      for (int m = 0; m < step_rounds && first + m * round_words < words;) {
+        const std::int64_t base = round_begin(m);
+        int m_end = m + 1;
+        while (m_end < step_rounds && round_begin(m_end + 1) - base <= staged_columns) ++m_end;
+        const std::int64_t group = round_begin(m_end) - base;
+        const bool stage = group <= staged_columns;
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, threads), [&](const int t) {
+          for (int mm = m; mm < m_end; ++mm) {
+            const std::int64_t k = first + mm * round_words + t * chunk_words;
+            if (k >= words) break;
+            const FourWords q = chunk_at(w.words, k, words);
+            std::int64_t o = counts[mm * threads + t];
 #pragma unroll
-          for (int u = 0; u < chunk_words; ++u) {
-            const std::uint32_t bits = q.word[u];
-            if (!bits) continue;
-            // Values: the word keeps its bits and gets its rank, for the
-            // adding walk; the values start at zero.
-            if constexpr (Pass == LongPass::values) {
-              w.ranks[k + u] = static_cast<Ordinal>(o - start);
-            } else {
-              w.words[k + u] = 0;
-            }
-            for (std::uint32_t left = bits; left; left &= left - 1) {
-              batch.out.c_entries(o) = static_cast<Ordinal>(batch.first_col + (k + u) * 32 + lowest_bit32(left));
-              if constexpr (Pass == LongPass::values) batch.out.c_values(o) = Scalar();
-              ++o;
+            for (int u = 0; u < chunk_words; ++u) {
+              const std::uint32_t bits = q.word[u];
+              if (!bits) continue;
+              // Values: the word keeps its bits and gets its rank, for the
+              // adding walk.
+              if constexpr (Pass == LongPass::values) {
+                w.ranks[k + u] = static_cast<Ordinal>(placed + o);
+              } else {
+                w.words[k + u] = 0;
+              }
+              for (std::uint32_t left = bits; left; left &= left - 1) {
+                const auto col = static_cast<Ordinal>(batch.first_col + (k + u) * 32 + lowest_bit32(left));
+                if (stage) {
+                  staged[o - base] = col;
+                } else {
+                  batch.out.c_entries(out + o) = col;
+                }
+                ++o;
+              }
             }
           }
+        });
+        if (stage) {
+          team.team_barrier();
+          Kokkos::parallel_for(Kokkos::TeamVectorRange(team, group),
+                               [&](const std::int64_t i) { batch.out.c_entries(out + base + i) = staged[i]; });
+          // The stage is read before the next group fills it.
+          team.team_barrier();
         }
-      });
+        m = m_end;
+      }
+      // Values start at zero: the adding walk adds into them.
+      if constexpr (Pass == LongPass::values)
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, step_total),
+                             [&](const std::int64_t i) { batch.out.c_values(out + i) = Scalar(); });
       placed += step_total;
       // The counts are read before the next step overwrites them.
       team.team_barrier();

@@ -100,7 +100,13 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
                         LongRowEntryProducts<Types, RowList<Types>>{ops, rows, offsets, errors, count, listed});
   Kokkos::parallel_scan(label + "::slice_base", light_launch(Range(space, 0, count + 1)),
                         LongRowSliceBase<Device>{offsets, count});
-  const auto slice_base = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), offsets.slice_base);
+  // Read through the caller's stream: a plain deep_copy fences the whole
+  // device, so these rows would wait for every bin running beside them on
+  // the side streams (concurrent_bins.hpp) before their first slice.
+  const Kokkos::View<std::int64_t*, Kokkos::HostSpace> slice_base(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::slice_base_host"), count + 1);
+  Kokkos::deep_copy(space, slice_base, offsets.slice_base);
+  space.fence();
 
   Batch base;
   base.ops = ops;
