@@ -83,6 +83,24 @@ TYPED_TEST(HubRows, ManyHubRowsTogetherWithFewOrNoProducts) {
   this->expect_right(A, B);
 }
 
+TYPED_TEST(HubRows, MoreHubRowsThanOneTileOfTheirKernel) {
+  // 700 hub rows (the hub kernel reads 256 at a time), interleaved with
+  // short rows, of 300 to 2,600 entries: rows of one chunk and of two,
+  // chunk boundaries falling inside and across the tiles, and every
+  // hub's products counted exactly (the plan's products say so).
+  const std::int64_t inner = 20000;
+  const auto B = this->random(inner, 30000, 2, 95);
+  Rng rng(96);
+  typename TestFixture::Host A;
+  A.num_cols = static_cast<typename TestFixture::O>(inner);
+  A.row_map.assign(1, 0);
+  for (int h = 0; h < 700; ++h) {
+    this->add_row(A, h % 50 == 7 ? 2600 : 300 + h % 17, 0, inner, rng);
+    if (h % 3 == 0) this->add_row(A, 4, 0, inner, rng);
+  }
+  this->expect_right(A, B);
+}
+
 TYPED_TEST(HubRows, ManyEntriesFewColumnsTakeSeveralTeams) {
   // Rows of about 2,150 and 4,700 entries of A (2,500 and 7,000 draws of
   // 8,000 rows) over rows of B with one entry among 50 columns: thousands

@@ -203,7 +203,7 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
     InspectHubRows<Inspect> h{f, Index(hub_counts.data(), hubs), Index(hub_counts.data() + hubs, hubs)};
     launch_teams(space, "gustav::symbolic::inspect_hubs", h, host ? 1 : 16, inspect_lanes,
                  [&](int size) { return concurrent_teams(space, size, inspect_lanes); },
-                 [](int) { return std::size_t(0); });
+                 [](int size) { return decltype(h)::scratch_bytes(size); });
   }
   const SummaryValues first = read_summary(space, summary);
   raise_phase_errors(space, first[SummarySlot::errors], A, B, who, check_values);
