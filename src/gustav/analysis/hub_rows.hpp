@@ -13,6 +13,7 @@
 
 #include "gustav/analysis/row_bins.hpp"
 #include "gustav/common/concurrency.hpp"
+#include "gustav/common/search.hpp"
 #include "gustav/spgemm/summary.hpp"
 
 namespace gustav::detail {
@@ -79,11 +80,8 @@ struct InspectHubRows {
            g += teams) {
         // The hub of chunk g: the last i with tile_first[i] <= g - base.
         const std::int64_t local = g - base;
-        int lo = 0, hi = n - 1;
-        while (lo < hi) {
-          const int mid = (lo + hi + 1) / 2;
-          if (tile_first[mid] <= local) lo = mid; else hi = mid - 1;
-        }
+        const int lo = static_cast<int>(
+            last_at_most([tile_first](const std::int64_t i) { return tile_first[i]; }, local, 0, n - 1));
         const std::int64_t h = h0 + lo;
         const std::int64_t row = tile_row[lo], a0 = tile_a0[lo], a1 = tile_a1[lo];
         const std::int64_t chunks = tile_first[lo + 1] - tile_first[lo];
