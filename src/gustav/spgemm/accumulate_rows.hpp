@@ -125,7 +125,7 @@ struct AccumulateRows {
   /// row cache.
   KOKKOS_INLINE_FUNCTION std::size_t region_bytes() const {
     return Layout::bytes(log2_slots) + (lists_keys ? Keys::bytes(log2_slots) : 0) +
-           (Level == RowLevel::worker ? RowCache::bytes() : TeamRowCache::bytes());
+           (Level == RowLevel::worker ? RowCache<Types>::bytes() : TeamRowCache::bytes());
   }
   std::size_t scratch_bytes(int workers) const {
     if constexpr (Level == RowLevel::tiny) return 0;
@@ -156,7 +156,7 @@ struct AccumulateRows {
         const Layout t = Layout::carve(c, log2_slots);
         clear_values(team, t);
         const Keys keys = lists_keys ? Keys::carve(c, log2_slots) : Keys{};
-        const RowCache cache = RowCache::at(mine + c.used());  // 16-byte aligned
+        const RowCache<Types> cache = RowCache<Types>::at(mine + c.used());  // 16-byte aligned
         for_each_worker_row(team, num_rows, [&](std::int64_t w) {
           table_row(team, static_cast<std::int64_t>(rows(w)), t, keys, cache, bits);
         });

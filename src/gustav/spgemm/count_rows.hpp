@@ -73,7 +73,7 @@ struct CountRows {
 
   KOKKOS_INLINE_FUNCTION static std::size_t table_bytes(int log2) { return (std::size_t(1) << log2) * sizeof(Ordinal); }
   std::size_t scratch_bytes(int workers) const {
-    return NumericTally::bytes() + (table_bytes(log2_slots) + (TeamPerRow ? TeamRowCache::bytes() : RowCache::bytes())) *
+    return NumericTally::bytes() + (table_bytes(log2_slots) + (TeamPerRow ? TeamRowCache::bytes() : RowCache<Types>::bytes())) *
                                        (TeamPerRow ? 1 : workers) + 64;
   }
 
@@ -87,8 +87,8 @@ struct CountRows {
     if constexpr (TeamPerRow) {
       count_team_row(team, keys, tally, errors);
     } else {
-      auto* caches = static_cast<char*>(team.team_scratch(0).get_shmem_aligned(RowCache::bytes() * team.team_size(), 8));
-      const RowCache cache = RowCache::at(caches + RowCache::bytes() * team.team_rank());
+      auto* caches = static_cast<char*>(team.team_scratch(0).get_shmem_aligned(RowCache<Types>::bytes() * team.team_size(), 8));
+      const RowCache<Types> cache = RowCache<Types>::at(caches + RowCache<Types>::bytes() * team.team_rank());
       count_worker_rows(team, keys + (std::int64_t(team.team_rank()) << log2_slots), cache, tally, errors);
     }
     if (errors) Kokkos::atomic_fetch_or(&summary(SummarySlot::errors), std::int64_t(errors));
@@ -118,7 +118,7 @@ struct CountRows {
 
   /// A worker per row (each worker loops over rows): its lanes share the
   /// row's products (flattened) and its table.
-  KOKKOS_INLINE_FUNCTION void count_worker_rows(const Member& team, Ordinal* keys, const RowCache& cache,
+  KOKKOS_INLINE_FUNCTION void count_worker_rows(const Member& team, Ordinal* keys, const RowCache<Types>& cache,
                                                 std::int64_t* tally, int& errors) const {
     for_each_worker_row(team, num_rows, [&](std::int64_t w) {
       count_worker_row(team, static_cast<std::int64_t>(rows(w)), keys, cache, tally, errors);
@@ -126,7 +126,7 @@ struct CountRows {
   }
 
   KOKKOS_INLINE_FUNCTION void count_worker_row(const Member& team, std::int64_t row, Ordinal* keys,
-                                               const RowCache& cache, std::int64_t* tally, int& errors) const {
+                                               const RowCache<Types>& cache, std::int64_t* tally, int& errors) const {
     const Table table{keys, log2_slots};
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, 1 << log2_slots), [&](int s) { keys[s] = Table::empty; });
     std::int64_t a0, a1;

@@ -60,7 +60,7 @@ template <class Types, class ExecSpace>
 std::vector<RowBin> counting_bins(const Mapping& mapping) {
   BinRequest r;
   r.table_bytes = [](int log2) {
-    return (std::size_t(1) << log2) * sizeof(typename Types::ordinal_type) + RowCache::bytes();
+    return (std::size_t(1) << log2) * sizeof(typename Types::ordinal_type) + RowCache<Types>::bytes();
   };
   r.scratch_max = mapping.scratch_max - NumericTally::bytes() - 128;
   // A counting row's bound (its products) is usually well above its keys,

@@ -35,7 +35,7 @@ std::size_t numeric_table_bytes(int log2) {
 /// Scratch bytes of one worker of a numeric bin: its table and its row cache.
 template <class Types>
 std::size_t numeric_worker_bytes(int log2) {
-  return numeric_table_bytes<Types>(log2) + RowCache::bytes();
+  return numeric_table_bytes<Types>(log2) + RowCache<Types>::bytes();
 }
 
 /// Returns the bytes of pool the long rows took.

@@ -7,6 +7,8 @@
 /// raises an error bit instead of reading outside an array.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 #include "gustav/spgemm/row_context.hpp"
 
@@ -78,41 +80,55 @@ KOKKOS_INLINE_FUNCTION std::int64_t walk_lane_products(const Ops& ops, std::int6
 /// each entry, where its row of B starts and how long it is. The lanes load
 /// the entries at once, so a row costs one round of dependent global loads
 /// (A's column, then B's row map) per `capacity` entries instead of one per
-/// entry, which on GPUs is most of a short row's time.
-struct RowCache {
+/// entry, which on GPUs is most of a short row's time. `Index` holds an
+/// offset into B: 32 bits wherever B's offsets fit them, since the cache is
+/// up to half of a small-table worker's scratch, and scratch per worker is
+/// what bounds the warps an SM keeps (on an H200, lap3d:120's A * P ran its
+/// 32-slot rows at 39 % occupancy with 64-bit caches).
+template <class Index>
+struct RowCacheOf {
   static constexpr int capacity = 32;
-  std::int64_t* begin = nullptr;
-  std::int64_t* length = nullptr;
+  Index* begin = nullptr;
+  Index* length = nullptr;
 
-  KOKKOS_INLINE_FUNCTION static std::size_t bytes() { return 2 * capacity * sizeof(std::int64_t); }
-  /// The cache at `base` (8-byte aligned), bytes() long.
-  KOKKOS_INLINE_FUNCTION static RowCache at(char* base) {
-    RowCache c;
-    c.begin = reinterpret_cast<std::int64_t*>(base);
-    c.length = reinterpret_cast<std::int64_t*>(base) + capacity;
+  KOKKOS_INLINE_FUNCTION static std::size_t bytes() { return 2 * capacity * sizeof(Index); }
+  /// The cache at `base` (aligned for Index), bytes() long.
+  KOKKOS_INLINE_FUNCTION static RowCacheOf at(char* base) {
+    RowCacheOf c;
+    c.begin = reinterpret_cast<Index*>(base);
+    c.length = reinterpret_cast<Index*>(base) + capacity;
     return c;
   }
 };
+
+/// The RowCache of a product's types: 32-bit entries where every offset of
+/// B (and so every row length) fits them, else 64-bit.
+template <class Types>
+using RowCache = RowCacheOf<std::conditional_t<
+    std::numeric_limits<std::remove_const_t<typename Types::b_row_map::value_type>>::max() <=
+        std::numeric_limits<std::int32_t>::max(),
+    std::int32_t, std::int64_t>>;
 
 /// walk_lane_products for a worker with a RowCache: product t of the row on
 /// lane t % lanes, each lane's in order, f(j, p, t) called by each lane for
 /// its own. Must be called by all lanes of the worker (not inside a vector
 /// loop); returns the row's product count on every lane.
-template <class Member, class Ops, class F>
-KOKKOS_INLINE_FUNCTION std::int64_t walk_worker_products(const Member& team, const Ops& ops, const RowCache& cache,
+template <class Member, class Ops, class Cache, class F>
+KOKKOS_INLINE_FUNCTION std::int64_t walk_worker_products(const Member& team, const Ops& ops, const Cache& cache,
                                                          std::int64_t a_begin, std::int64_t a_end, int lanes,
                                                          bool& bad, const F& f) {
   std::int64_t base = 0;
   const std::int64_t lane_mask = lanes - 1;  // lanes is a power of two
-  for (std::int64_t first = a_begin; first < a_end; first += RowCache::capacity) {
-    const int m = a_end - first < RowCache::capacity ? static_cast<int>(a_end - first) : RowCache::capacity;
+  using Index = std::remove_pointer_t<decltype(cache.begin)>;
+  for (std::int64_t first = a_begin; first < a_end; first += Cache::capacity) {
+    const int m = a_end - first < Cache::capacity ? static_cast<int>(a_end - first) : Cache::capacity;
     // Vector loops end with the lanes synchronised, so the cache is whole
     // before the walk reads it, and read before the next chunk refills it.
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, m), [&](const int i) {
       std::int64_t b0, b1;
       if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(first + i)), b0, b1)) bad = true;
-      cache.begin[i] = b0;
-      cache.length[i] = b1 - b0;
+      cache.begin[i] = static_cast<Index>(b0);
+      cache.length[i] = static_cast<Index>(b1 - b0);
     });
     // Each lane merges its product indices t = lane, lane + lanes, ...
     // (mod lanes, continuing from earlier chunks) with the entries' lengths,
@@ -123,7 +139,7 @@ KOKKOS_INLINE_FUNCTION std::int64_t walk_worker_products(const Member& team, con
       for (std::int64_t t = (lane - base) & lane_mask;; t += lanes) {
         while (i < m && entry_start + cache.length[i] <= t) entry_start += cache.length[i++];
         if (i == m) break;
-        f(first + i, cache.begin[i] + (t - entry_start), base + t);
+        f(first + i, static_cast<std::int64_t>(cache.begin[i]) + (t - entry_start), base + t);
       }
       // Every lane ends with the chunk's product count; each keeps its own
       // copy of `base`, so none reads the cache after the loop's closing sync.
