@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "gustav/spgemm/product_positions.hpp"
 #include "support/spgemm_fixture.hpp"
 
 namespace gustav::test {
@@ -153,8 +154,9 @@ TYPED_TEST(ProductPositions, HubEntriesWithLongListsMatchTheReference) {
 
 TYPED_TEST(ProductPositions, EntriesWithManyProductsEachMatchTheReference) {
   // Half-full operands over a short inner dimension: every entry of C has
-  // about inner / 4 products (4, 8, 20, 50 on average): lists summed whole
-  // by one thread each and, past 32 products, in pieces by groups of lanes;
+  // about inner / 4 products (4, 8, 20, 50 on average): at 4, lists summed
+  // whole by one thread each and, past 32 products, in pieces by groups of
+  // lanes; from 8, in chunks of products, many lists crossing a chunk's end;
   // values change between calls and the bits repeat.
   using S = typename TestFixture::S;
   using O = typename TestFixture::O;
@@ -177,6 +179,50 @@ TYPED_TEST(ProductPositions, EntriesWithManyProductsEachMatchTheReference) {
     this->space.fence();
     const auto again = to_host_csr<S, O, Z>(C);
     EXPECT_TRUE(first.values == again.values) << "two calls with the same values differ";
+  }
+}
+
+TYPED_TEST(ProductPositions, ListsAcrossChunkEndsMatchTheReference) {
+  // A: three rows over an inner dimension of k (all k columns, the first
+  // k / 2, column 0); B: k x 2 (column 0 full, column 1 every other row).
+  // C's six entries have k, k / 2, k / 2, k / 4, 1 and 1 products: long
+  // lists on average (summed in chunks), laid out from product 0, so at
+  // k = chunk the first list fills the first chunk exactly, at chunk + 1 it
+  // spills one product into the next, and at 2 chunk + 1 and 5000 lists
+  // cross two chunk ends or cover a whole chunk.
+  using O = typename TestFixture::O;
+  using Z = typename TestFixture::Z;
+  using Device = Kokkos::Device<TestSpace, typename TestSpace::memory_space>;
+  constexpr std::int64_t chunk = detail::ProductPositions<Device>::chunk_products;
+  for (const std::int64_t k : {chunk, chunk + 1, 2 * chunk + 1, std::int64_t(5000)}) {
+    SCOPED_TRACE("k = " + std::to_string(k));
+    typename TestFixture::Host A, B;
+    Rng rng(130 + static_cast<std::uint64_t>(k));
+    A.num_rows = 3;
+    A.num_cols = static_cast<O>(k);
+    A.row_map.assign(1, 0);
+    for (const std::int64_t length : {k, k / 2, std::int64_t(1)}) {
+      for (std::int64_t j = 0; j < length; ++j) A.entries.push_back(static_cast<O>(j));
+      A.row_map.push_back(static_cast<Z>(A.entries.size()));
+    }
+    B.num_rows = static_cast<O>(k);
+    B.num_cols = 2;
+    B.row_map.assign(1, 0);
+    for (std::int64_t i = 0; i < k; ++i) {
+      B.entries.push_back(0);
+      if (i % 2 == 0) B.entries.push_back(1);
+      B.row_map.push_back(static_cast<Z>(B.entries.size()));
+    }
+    for (auto* m : {&A, &B})
+      for (std::size_t t = 0; t < m->entries.size(); ++t) m->values.push_back(random_value<typename TestFixture::S>(rng));
+    const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), TestFixture::keeping());
+    ASSERT_GT(plan.stats().positions_bytes, 0u);
+    auto C = TestFixture::Run::numeric(plan, this->device(A), this->device(B));
+    EXPECT_TRUE(this->matches(C, A, B));
+    const auto A2 = this->with_new_values(A, 131);
+    const auto B2 = this->with_new_values(B, 132);
+    TestFixture::Run::refill(plan, this->device(A2), this->device(B2), C);
+    EXPECT_TRUE(this->matches(C, A2, B2)) << "after new values";
   }
 }
 

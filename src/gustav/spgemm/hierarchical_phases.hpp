@@ -163,7 +163,7 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
   }
   const auto ops = operands_of<Types>(A, B);
   if (schedule.positions.kept) {
-    sum_kept_products<Types>(space, schedule.positions, ops, c_values, static_cast<std::int64_t>(plan.nnz()));
+    sum_kept_products<Types>(space, schedule.positions, ops, c_values);
     plan.stats_.numeric_pool_bytes = 0;
   } else {
     RowWriter<ExecSpace, Types, RowOutput::reuse> out{plan.c_row_map_, plan.c_entries_, c_values};

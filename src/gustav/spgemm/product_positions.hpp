@@ -6,10 +6,10 @@
 /// hash table built from the row's columns, row by row, for every call. A
 /// plan that keeps the products turns the numeric phase around: entry e of C
 /// is the sum of a(a_entry(t)) * b(b_entry(t)) over its products t, listed
-/// together, so one flat kernel computes every entry of C with no table, no
-/// atomics, no bins and no per-row set-up, reading the lists and the values
-/// in order and writing C once. Long rows, hub rows and tiny rows are all
-/// alike to it.
+/// together, so one flat pass over the lists computes every entry of C with
+/// no table, no atomics, no bins and no per-row set-up, reading the lists
+/// and the values in order and writing C once. Long rows, hub rows and tiny
+/// rows are all alike to it.
 ///
 /// It costs 8 bytes per product (two 32-bit entry numbers) and 4 per entry of
 /// C, so it is kept only where the products, A's and B's entries number
@@ -31,17 +31,39 @@ struct ProductPositions {
   /// Per product, grouped by entry of C: the entries of A and B it multiplies.
   Kokkos::View<Index*, Device> a_entry;
   Kokkos::View<Index*, Device> b_entry;
-  /// The entries of C with more than `long_list` products. Their lists are
-  /// cut into pieces of `piece_products`, each summed by a group of lanes
-  /// into `partials` (by piece; bytes, as many as the scalar type needs),
-  /// and each entry then adds its pieces' sums in order: a hub entry's
-  /// list is spread over many lanes, and the sum's order stays fixed.
+  /// The numeric phase sums the lists one of two ways, chosen when they are
+  /// recorded by their mean length (sum_kept_products.hpp says why).
+  /// Short lists: a thread per entry. The entries of C with more than
+  /// `long_list` products are listed, and their lists cut into pieces of
+  /// `piece_products`, each summed by a group of lanes into `partials` (by
+  /// piece; bytes, as many as the scalar type needs), each entry then
+  /// adding its pieces' sums in order: a hub entry's list is spread over
+  /// many lanes, and the sum's order stays fixed.
+  bool chunked = false;
+  static constexpr std::int64_t mean_list_for_chunks = 8;
   Kokkos::View<Index*, Device> long_entries;
   Kokkos::View<Index*, Device> piece_start;  ///< long entry l's pieces: [piece_start(l), piece_start(l + 1))
   Kokkos::View<Index*, Device> piece_entry;  ///< the long entry (its number l) of each piece
   Kokkos::View<char*, Device> partials;
-  static constexpr std::int64_t long_list = 32;
   static constexpr std::int64_t piece_products = 128;
+  /// Long lists (`chunked`): chunks of `chunk_products` consecutive
+  /// products, a team each, which multiplies its chunk's products side by
+  /// side into scratch, then sums each entry's share of the chunk there. An
+  /// entry whose list crosses into later chunks is finished from the
+  /// chunks' partial sums afterwards, in chunk order.
+  static constexpr std::int64_t chunk_products = 2048;
+  /// Per chunk c, the entry that holds product c * chunk_products; last,
+  /// the last entry of C (so chunk c's entries are chunk_first(c) to
+  /// chunk_first(c + 1)).
+  Kokkos::View<Index*, Device> chunk_first;
+  /// Per chunk, two partial sums (bytes, as many as the scalar type
+  /// needs): the share of the entry that began before the chunk, and of
+  /// the one that began in it and goes on past it.
+  Kokkos::View<char*, Device> chunk_partials;
+  /// Lists of at most this many products are ordered by their entries of A
+  /// and B when recorded (longer ones keep the order they were placed in);
+  /// where lists are short, longer ones are summed in pieces.
+  static constexpr std::int64_t long_list = 32;
   /// The numeric phase reads no column index, so it checks A's and B's
   /// structure against this fingerprint of it (structure_fingerprint.hpp)
   /// computed into `fingerprint_now`.
@@ -54,9 +76,9 @@ struct ProductPositions {
   /// budget counted).
   std::size_t bytes() const {
     return (ends.span() + a_entry.span() + b_entry.span() + long_entries.span() + piece_start.span() +
-            piece_entry.span()) *
+            piece_entry.span() + chunk_first.span()) *
                sizeof(Index) +
-           partials.span() + fingerprint_parts.span() * sizeof(std::uint64_t);
+           partials.span() + chunk_partials.span() + fingerprint_parts.span() * sizeof(std::uint64_t);
   }
 };
 

@@ -174,6 +174,37 @@ void list_long_entries(const ExecSpace& space, Positions& lists, std::int64_t nn
       });
 }
 
+/// Finds the entry that holds the first product of every chunk of the
+/// lists (ProductPositions::chunk_first) and makes room for the chunks'
+/// partial sums, of `scalar_bytes` each. False where some entry of C has no
+/// product at all (the chunks would not reach it; the structure of a
+/// product has none such, so the plan then keeps nothing).
+template <class ExecSpace, class Positions>
+bool list_chunks(const ExecSpace& space, Positions& lists, std::int64_t nnz, std::int64_t products,
+                 std::size_t scalar_bytes, TempMemory& temp) {
+  using Index = typename Positions::Index;
+  const std::int64_t size = Positions::chunk_products;
+  const std::int64_t chunks = ceil_div<std::int64_t>(products, size);
+  lists.chunk_first = temp.allocate<decltype(lists.chunk_first)>(space, "gustav::symbolic::positions::chunk_first",
+                                                                 static_cast<std::size_t>(chunks) + 1, false);
+  lists.chunk_partials = temp.allocate<decltype(lists.chunk_partials)>(
+      space, "gustav::symbolic::positions::chunk_partials", static_cast<std::size_t>(2 * chunks) * scalar_bytes, false);
+  const auto ends = lists.ends;
+  const auto chunk_first = lists.chunk_first;
+  std::int64_t empty = 0;
+  Kokkos::parallel_reduce(
+      "gustav::symbolic::positions::chunk_first",
+      light_launch(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, nnz)),
+      KOKKOS_LAMBDA(const std::int64_t e, std::int64_t& count) {
+        const std::int64_t begin = list_begin(ends, e), end = ends(e);
+        if (begin == end) count += 1;
+        for (std::int64_t c = (begin + size - 1) / size; c * size < end; ++c) chunk_first(c) = static_cast<Index>(e);
+        if (e == nnz - 1) chunk_first(chunks) = static_cast<Index>(e);
+      },
+      empty);
+  return empty == 0;
+}
+
 /// Fills `kept` for C's structure (its row map and sorted columns) when the
 /// counts fit the lists' 32-bit numbers (else leaves it not kept). The
 /// lists stay with the plan; their bytes count towards the symbolic phase's
@@ -220,7 +251,12 @@ void record_positions(const ExecSpace& space, ProductPositions<typename Types::d
   VisitProducts<ExecSpace, Types, true> place{ops, c_row_map, c_entries, lists, errors, a_rows, per_worker};
   visit_products(space, place, "gustav::symbolic::positions::place", avg_b_row);
   order_short_lists(space, lists, nnz);
-  list_long_entries(space, lists, nnz, sizeof(typename Types::scalar_type), temp);
+  lists.chunked = products >= Positions::mean_list_for_chunks * nnz;
+  if (lists.chunked) {
+    if (!list_chunks(space, lists, nnz, products, sizeof(typename Types::scalar_type), temp)) return;
+  } else {
+    list_long_entries(space, lists, nnz, sizeof(typename Types::scalar_type), temp);
+  }
   lists.kept = true;
   kept = lists;
 }

@@ -1,83 +1,42 @@
 #pragma once
 /// The numeric phase of a plan that keeps its products
 /// (SpgemmOptions::keep_product_positions): every entry of C is the sum of
-/// its listed products. One thread per entry takes the short lists: no
-/// table, no atomics, no bins; the lists are read in order, A's and B's
-/// values gathered (B's rows in runs, so mostly from cache) and C written
-/// once. Long lists (hub entries of power-law products, the many-product
-/// entries of multigrid products) are cut into pieces that groups of lanes
-/// sum side by side, so none keeps one thread busy after the rest are done.
-#include <Kokkos_Core.hpp>
+/// its listed products, summed one of two ways, chosen when the lists were
+/// recorded by their mean length.
+///
+/// Short lists (stencil squares, uniform random rows, power-law graphs; all
+/// but the longest lists at most a few products): a thread per entry
+/// (sum_kept_lists.hpp). A warp's 32 entries' lists lie side by side, so
+/// its loads of them coalesce, and at each step its gathers read
+/// neighbouring entries of B.
+///
+/// Long lists (multigrid triple products, dense blocks: eight products an
+/// entry or more on average): chunks of products, a team each
+/// (sum_kept_chunks.hpp). A thread per entry there reads a list of its own,
+/// a cache line no other lane of its warp shares at each step, and waits for
+/// the longest list of its warp: on an H200 that kernel was bound by its L1
+/// traffic at a third of the memory's bandwidth on lap3d:120's R * (A * P)
+/// (a repeat 0.64 ms; in chunks 0.54). On short lists the chunks were
+/// slower (lap3d:120's A * A 0.59 -> 0.75 ms): they add a pass through
+/// scratch, and gather one entry's products from different rows of B side
+/// by side.
 #include <cstdint>
 
-#include "gustav/common/launch.hpp"
 #include "gustav/spgemm/product_positions.hpp"
 #include "gustav/spgemm/product_walk.hpp"
+#include "gustav/spgemm/sum_kept_chunks.hpp"
+#include "gustav/spgemm/sum_kept_lists.hpp"
 
 namespace gustav::detail {
 
 template <class Types, class ExecSpace, class CValues>
 void sum_kept_products(const ExecSpace& space, const ProductPositions<typename Types::device_type>& kept,
-                       const ProductOperands<Types>& ops, const CValues& c_values, std::int64_t nnz) {
-  using Scalar = typename Types::scalar_type;
-  using Positions = ProductPositions<typename Types::device_type>;
-  const auto ends = kept.ends;
-  const auto a_entry = kept.a_entry;
-  const auto b_entry = kept.b_entry;
-  const auto a_values = ops.a_values;
-  const auto b_values = ops.b_values;
-  Kokkos::parallel_for(
-      "gustav::numeric::sum_kept_products",
-      light_launch(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, nnz)),
-      KOKKOS_LAMBDA(const std::int64_t e) {
-        const std::int64_t begin = list_begin(ends, e);
-        const std::int64_t end = ends(e);
-        if (end - begin > Positions::long_list) return;  // in pieces (below)
-        Scalar sum = Scalar();
-        for (std::int64_t t = begin; t < end; ++t) sum += Scalar(a_values(a_entry(t)) * b_values(b_entry(t)));
-        c_values(e) = sum;
-      });
-  const std::int64_t long_count = static_cast<std::int64_t>(kept.long_entries.extent(0));
-  if (long_count == 0) return;
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using Member = typename Policy::member_type;
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  const auto long_entries = kept.long_entries;
-  const auto piece_start = kept.piece_start;
-  const auto piece_entry = kept.piece_entry;
-  Scalar* const partials = reinterpret_cast<Scalar*>(kept.partials.data());
-  const std::int64_t pieces = static_cast<std::int64_t>(kept.piece_entry.extent(0));
-  // A group of lanes per piece (16 on GPUs), the lanes' sums combined in a
-  // fixed order, eight groups to a team.
-  const int lanes = is_host_space<ExecSpace>() ? 1 : 16;
-  const int groups = is_host_space<ExecSpace>() ? 1 : 8;
-  Kokkos::parallel_for(
-      "gustav::numeric::sum_kept_pieces",
-      light_launch(Policy(space, static_cast<int>((pieces + groups - 1) / groups), groups, lanes)),
-      KOKKOS_LAMBDA(const Member& team) {
-        const std::int64_t q = static_cast<std::int64_t>(team.league_rank()) * team.team_size() + team.team_rank();
-        if (q >= pieces) return;
-        const std::int64_t l = static_cast<std::int64_t>(piece_entry(q));
-        const std::int64_t e = static_cast<std::int64_t>(long_entries(l));
-        const std::int64_t begin =
-            list_begin(ends, e) + (q - static_cast<std::int64_t>(piece_start(l))) * Positions::piece_products;
-        const std::int64_t list_end = ends(e);
-        const std::int64_t end =
-            begin + Positions::piece_products < list_end ? begin + Positions::piece_products : list_end;
-        Scalar sum = Scalar();
-        Kokkos::parallel_reduce(
-            Kokkos::ThreadVectorRange(team, begin, end),
-            [&](const std::int64_t t, Scalar& part) { part += Scalar(a_values(a_entry(t)) * b_values(b_entry(t))); },
-            sum);
-        Kokkos::single(Kokkos::PerThread(team), [&]() { partials[q] = sum; });
-      });
-  Kokkos::parallel_for(
-      "gustav::numeric::sum_kept_partials", light_launch(Range(space, 0, long_count)),
-      KOKKOS_LAMBDA(const std::int64_t l) {
-        Scalar sum = Scalar();
-        for (std::int64_t q = piece_start(l); q < static_cast<std::int64_t>(piece_start(l + 1)); ++q) sum += partials[q];
-        c_values(static_cast<std::int64_t>(long_entries(l))) = sum;
-      });
+                       const ProductOperands<Types>& ops, const CValues& c_values) {
+  if (kept.chunked) {
+    sum_kept_chunks<Types>(space, kept, ops, c_values);
+  } else {
+    sum_kept_lists<Types>(space, kept, ops, c_values, static_cast<std::int64_t>(kept.ends.extent(0)));
+  }
 }
 
 }  // namespace gustav::detail

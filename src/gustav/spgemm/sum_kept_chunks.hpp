@@ -1,0 +1,130 @@
+#pragma once
+/// The numeric phase of a plan that keeps its products, where the lists are
+/// long (ProductPositions::chunked): the lists are taken in fixed chunks of
+/// products, a team each. The team reads its chunk's entry numbers side by
+/// side, gathers A's and B's values and multiplies them into scratch, all
+/// lanes busy whatever the lists' lengths; then it sums each entry's share
+/// of the chunk there, a lane per share, a worker's lanes together for a
+/// long one. Entries that cross a chunk's end are finished from the chunks'
+/// partial sums in chunk order, so every sum's order is the structure's
+/// alone and repeated calls give the same bits.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include "gustav/common/launch.hpp"
+#include "gustav/spgemm/product_positions.hpp"
+#include "gustav/spgemm/product_walk.hpp"
+
+namespace gustav::detail {
+
+template <class ExecSpace, class Types, class CValues>
+struct SumKeptChunks {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Scalar = typename Types::scalar_type;
+  using Positions = ProductPositions<typename Types::device_type>;
+  static constexpr std::int64_t chunk = Positions::chunk_products;
+  /// Shares of a chunk longer than this are summed by a worker's lanes
+  /// together; at most chunk / lane_share of them fit in one chunk.
+  static constexpr std::int64_t lane_share = 64;
+  static constexpr std::int64_t max_long_shares = chunk / lane_share;
+
+  Positions kept;
+  ProductOperands<Types> ops;
+  CValues c_values;
+  Scalar* partials = nullptr;  ///< two per chunk: [2c] began before chunk c, [2c + 1] began in it and goes on
+  std::int64_t products = 0;
+
+  static std::size_t scratch_bytes() { return chunk * sizeof(Scalar) + (max_long_shares + 1) * sizeof(int); }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const std::int64_t c = team.league_rank();
+    const std::int64_t c0 = c * chunk;
+    const std::int64_t c1 = c0 + chunk < products ? c0 + chunk : products;
+    Scalar* const value = static_cast<Scalar*>(team.team_scratch(0).get_shmem(chunk * sizeof(Scalar)));
+    int* const long_count = static_cast<int*>(team.team_scratch(0).get_shmem((max_long_shares + 1) * sizeof(int)));
+    int* const long_shares = long_count + 1;
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { *long_count = 0; });
+    const auto a_entry = kept.a_entry;
+    const auto b_entry = kept.b_entry;
+    const auto a_values = ops.a_values;
+    const auto b_values = ops.b_values;
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, c1 - c0), [&](const std::int64_t s) {
+      value[s] = Scalar(a_values(a_entry(c0 + s)) * b_values(b_entry(c0 + s)));
+    });
+    team.team_barrier();
+    const auto ends = kept.ends;
+    const std::int64_t first = static_cast<std::int64_t>(kept.chunk_first(c));
+    const std::int64_t last = static_cast<std::int64_t>(kept.chunk_first(c + 1));
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, first, last + 1), [&](const std::int64_t e) {
+      const std::int64_t begin = list_begin(ends, e), end = ends(e);
+      const std::int64_t lo = begin > c0 ? begin : c0, hi = end < c1 ? end : c1;
+      if (hi <= lo) return;  // the next chunk's first entry, starting at this one's end
+      if (hi - lo > lane_share) {
+        long_shares[Kokkos::atomic_fetch_add(long_count, 1)] = static_cast<int>(e - first);
+        return;
+      }
+      Scalar sum = Scalar();
+      for (std::int64_t t = lo; t < hi; ++t) sum += value[t - c0];
+      store(c, c0, c1, e, begin, end, sum);
+    });
+    team.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, *long_count), [&](const int l) {
+      const std::int64_t e = first + long_shares[l];
+      const std::int64_t begin = list_begin(ends, e), end = ends(e);
+      const std::int64_t lo = begin > c0 ? begin : c0, hi = end < c1 ? end : c1;
+      Scalar sum = Scalar();
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(team, lo, hi),
+          [&](const std::int64_t t, Scalar& part) { part += value[t - c0]; },
+          sum);
+      Kokkos::single(Kokkos::PerThread(team), [&]() { store(c, c0, c1, e, begin, end, sum); });
+    });
+  }
+
+  /// Entry e's share of chunk c: its whole sum, or a partial one.
+  KOKKOS_INLINE_FUNCTION void store(std::int64_t c, std::int64_t c0, std::int64_t c1, std::int64_t e,
+                                    std::int64_t begin, std::int64_t end, const Scalar& sum) const {
+    if (begin >= c0 && end <= c1) {
+      c_values(e) = sum;
+    } else {
+      partials[2 * c + (begin < c0 ? 0 : 1)] = sum;
+    }
+  }
+};
+
+template <class Types, class ExecSpace, class CValues>
+void sum_kept_chunks(const ExecSpace& space, const ProductPositions<typename Types::device_type>& kept,
+                       const ProductOperands<Types>& ops, const CValues& c_values) {
+  using Scalar = typename Types::scalar_type;
+  using Positions = ProductPositions<typename Types::device_type>;
+  using Sum = SumKeptChunks<ExecSpace, Types, CValues>;
+  const std::int64_t products = static_cast<std::int64_t>(kept.a_entry.extent(0));
+  if (products == 0) return;
+  const std::int64_t chunks = ceil_div<std::int64_t>(products, Positions::chunk_products);
+  const Sum pass{kept, ops, c_values, reinterpret_cast<Scalar*>(kept.chunk_partials.data()), products};
+  // Eight workers of 32 lanes on GPUs; one thread a chunk on CPUs.
+  const bool host = is_host_space<ExecSpace>();
+  Kokkos::parallel_for("gustav::numeric::sum_kept_chunks",
+                       light_launch(Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(chunks), host ? 1 : 8,
+                                                                  host ? 1 : 32)
+                                        .set_scratch_size(0, Kokkos::PerTeam(Sum::scratch_bytes()))),
+                       pass);
+  // The entries that began in chunk c and go on past it: their share there,
+  // then the first shares of the chunks they cover, in order.
+  const auto ends = kept.ends;
+  const auto chunk_first = kept.chunk_first;
+  Scalar* const partials = pass.partials;
+  Kokkos::parallel_for(
+      "gustav::numeric::sum_kept_crossings",
+      light_launch(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, chunks - 1)),
+      KOKKOS_LAMBDA(const std::int64_t c) {
+        const std::int64_t e = static_cast<std::int64_t>(chunk_first(c + 1));
+        const std::int64_t begin = list_begin(ends, e), end = ends(e);
+        if (begin < c * Positions::chunk_products || begin >= (c + 1) * Positions::chunk_products) return;
+        Scalar total = partials[2 * c + 1];
+        for (std::int64_t d = c + 1; d * Positions::chunk_products < end; ++d) total += partials[2 * d];
+        c_values(e) = total;
+      });
+}
+
+}  // namespace gustav::detail
