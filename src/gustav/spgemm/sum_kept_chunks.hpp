@@ -94,7 +94,7 @@ struct SumKeptChunks {
 
 template <class Types, class ExecSpace, class CValues>
 void sum_kept_chunks(const ExecSpace& space, const ProductPositions<typename Types::device_type>& kept,
-                       const ProductOperands<Types>& ops, const CValues& c_values) {
+                     const ProductOperands<Types>& ops, const CValues& c_values) {
   using Scalar = typename Types::scalar_type;
   using Positions = ProductPositions<typename Types::device_type>;
   using Sum = SumKeptChunks<ExecSpace, Types, CValues>;
