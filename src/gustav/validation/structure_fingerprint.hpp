@@ -31,26 +31,40 @@ KOKKOS_INLINE_FUNCTION std::uint64_t mix_bits(std::uint64_t x) {
 
 /// The term of element `index` of array `kind` holding `value`. For a fixed
 /// place the term is a bijection of the value, so changing one element
-/// always changes the sum; one mix per term keeps the pass memory-bound.
+/// always changes the sum.
 KOKKOS_INLINE_FUNCTION std::uint64_t structure_term(std::uint64_t kind, std::int64_t index, std::int64_t value) {
   return mix_bits(((static_cast<std::uint64_t>(index) * 4 + kind) * 0x9e3779b97f4a7c15ull) ^
                   static_cast<std::uint64_t>(value));
 }
 
-/// Row i and entry i of one operand's structure (those that exist).
-template <class RowMap, class Entries>
-KOKKOS_INLINE_FUNCTION std::uint64_t structure_terms(const RowMap& row_map, const Entries& entries, std::int64_t rows,
-                                                     std::int64_t nnz, std::int64_t i, std::uint64_t kind) {
+/// The terms of elements first, first + step, ... (below last) of one
+/// array of kind `kind`, equal to the sum of structure_term over them. Each
+/// array in a loop of its own, four loads in flight before their hashing,
+/// and the key of element i, (4 i + kind) times the golden ratio, advanced
+/// by a constant (an add instead of a multiply): one loop over all four
+/// arrays with a bounds test for each spent 90 instructions per element
+/// and half its cycles waiting for loads (Nsight Compute on an H200,
+/// lap3d:120's R * (A * P): 0.11 ms for 26 million terms, 63 % of the SMs'
+/// issue rate, 19 % of the memory's bandwidth).
+template <class View>
+KOKKOS_INLINE_FUNCTION std::uint64_t array_terms(const View& v, std::int64_t first, std::int64_t last,
+                                                 std::int64_t step, std::uint64_t kind) {
+  constexpr std::uint64_t golden = 0x9e3779b97f4a7c15ull;
+  std::uint64_t key = (static_cast<std::uint64_t>(first) * 4 + kind) * golden;
+  const std::uint64_t advance = static_cast<std::uint64_t>(step) * 4 * golden;
+  auto value = [&](std::int64_t i) { return static_cast<std::uint64_t>(static_cast<std::int64_t>(v(i))); };
   std::uint64_t sum = 0;
-  if (i <= rows) sum += structure_term(kind, i, static_cast<std::int64_t>(row_map(i)));
-  if (i < nnz) sum += structure_term(kind + 1, i, static_cast<std::int64_t>(entries(i)));
+  std::int64_t i = first;
+  for (; i + 3 * step < last; i += 4 * step) {
+    const std::uint64_t v0 = value(i), v1 = value(i + step), v2 = value(i + 2 * step), v3 = value(i + 3 * step);
+    sum += mix_bits(key ^ v0);
+    sum += mix_bits((key + advance) ^ v1);
+    sum += mix_bits((key + 2 * advance) ^ v2);
+    sum += mix_bits((key + 3 * advance) ^ v3);
+    key += 4 * advance;
+  }
+  for (; i < last; i += step, key += advance) sum += mix_bits(key ^ value(i));
   return sum;
-}
-
-/// Elements a pass over both structures visits.
-template <class AIn, class BIn>
-std::int64_t structure_extent(const AIn& A, const BIn& B) {
-  return std::max(std::max(A.num_rows + 1, A.nnz()), std::max(B.num_rows + 1, B.nnz()));
 }
 
 /// The fingerprint in one launch: each team sums the terms of its share of
@@ -77,7 +91,6 @@ struct FingerprintPass {
   Flag errors;
   std::uint64_t expected = 0;
   bool check = false;
-  std::int64_t n = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const std::int64_t g = team.league_rank(), teams = team.league_size(), size = team.team_size();
@@ -85,16 +98,19 @@ struct FingerprintPass {
     Kokkos::parallel_reduce(
         Kokkos::TeamThreadRange(team, size),
         [&](const std::int64_t t, std::uint64_t& sum) {
-          std::int64_t first = g * size + t, last = n, step = teams * size;
-          if constexpr (on_host) {
-            const std::int64_t run = (n + teams * size - 1) / (teams * size);
-            first = (g * size + t) * run;
-            last = first + run < n ? first + run : n;
-            step = 1;
-          }
-          for (std::int64_t i = first; i < last; i += step)
-            sum += structure_terms(a_row_map, a_entries, a_rows, a_nnz, i, 0) +
-                   structure_terms(b_row_map, b_entries, b_rows, b_nnz, i, 2);
+          const std::int64_t thread = g * size + t, threads = teams * size;
+          // Thread `thread`'s elements of an array of `count`.
+          auto terms = [&](const auto& array, std::int64_t count, std::uint64_t kind) {
+            if constexpr (on_host) {
+              const std::int64_t run = (count + threads - 1) / threads;
+              const std::int64_t first = thread * run < count ? thread * run : count;
+              return array_terms(array, first, first + run < count ? first + run : count, 1, kind);
+            } else {
+              return array_terms(array, thread, count, threads, kind);
+            }
+          };
+          sum += terms(a_row_map, a_rows + 1, 0) + terms(a_entries, a_nnz, 1) + terms(b_row_map, b_rows + 1, 2) +
+                 terms(b_entries, b_nnz, 3);
         },
         part);
     bool last = false;
@@ -176,7 +192,6 @@ void launch_fingerprint(const ExecSpace& space, const AIn& A, const BIn& B, cons
   f.errors = errors;
   f.expected = expected;
   f.check = check;
-  f.n = structure_extent(A, B);
   const std::int64_t teams = static_cast<std::int64_t>(parts.extent(0)) - 1;
   Kokkos::parallel_for(
       name, light_launch(Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(teams), fingerprint_team_size<ExecSpace>())),
