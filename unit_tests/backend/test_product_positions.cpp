@@ -226,6 +226,37 @@ TYPED_TEST(ProductPositions, ListsAcrossChunkEndsMatchTheReference) {
   }
 }
 
+TYPED_TEST(ProductPositions, EveryOfManyRepeatsMatchesTheReference) {
+  // Long lists summed in pieces, and lists crossing a chunk's end, go
+  // through partial sums that the plan holds between calls: each call must
+  // make them afresh, whatever the last one left. H * H^T with a hub row in
+  // H (entry (3, 3) has 1500 products: pieces; the others short lists), and
+  // a half-full product of about 12 products an entry (chunks), each
+  // repeated five times with new values.
+  RandomShape hub;
+  hub.long_row = 3;
+  hub.long_row_length = 1500;
+  const auto H = this->random(2000, 2000, 4, 140, hub);
+  const auto Ht = reference_transpose(H);
+  const auto D = this->random(300, 100, 50, 141);
+  const auto E = this->random(100, 200, 50, 142);
+  for (const bool chunked : {false, true}) {
+    SCOPED_TRACE(chunked ? "chunks" : "lists and pieces");
+    const auto& A = chunked ? D : H;
+    const auto& B = chunked ? E : Ht;
+    const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), TestFixture::keeping());
+    ASSERT_GT(plan.stats().positions_bytes, 0u);
+    auto C = TestFixture::Run::numeric(plan, this->device(A), this->device(B));
+    EXPECT_TRUE(this->matches(C, A, B));
+    for (std::uint64_t round = 0; round < 5; ++round) {
+      const auto A2 = this->with_new_values(A, 143 + 2 * round);
+      const auto B2 = this->with_new_values(B, 144 + 2 * round);
+      TestFixture::Run::refill(plan, this->device(A2), this->device(B2), C);
+      EXPECT_TRUE(this->matches(C, A2, B2)) << "round " << round;
+    }
+  }
+}
+
 TYPED_TEST(ProductPositions, RandomProductsMatchTheReference) {
   for (const double avg : {3.0, 12.0, 40.0}) {
     SCOPED_TRACE("mean row length " + std::to_string(avg));
