@@ -52,42 +52,49 @@ struct SumKeptChunks {
       value[s] = Scalar(a_values(a_entry(c0 + s)) * b_values(b_entry(c0 + s)));
     });
     team.team_barrier();
-    const auto ends = kept.ends;
     const std::int64_t first = static_cast<std::int64_t>(kept.chunk_first(c));
     const std::int64_t last = static_cast<std::int64_t>(kept.chunk_first(c + 1));
     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, first, last + 1), [&](const std::int64_t e) {
-      const std::int64_t begin = list_begin(ends, e), end = ends(e);
-      const std::int64_t lo = begin > c0 ? begin : c0, hi = end < c1 ? end : c1;
-      if (hi <= lo) return;  // the next chunk's first entry, starting at this one's end
-      if (hi - lo > lane_share) {
+      const Share share = share_of(e, c0, c1);
+      if (share.hi <= share.lo) return;  // the next chunk's first entry, starting at this one's end
+      if (share.hi - share.lo > lane_share) {
         long_shares[Kokkos::atomic_fetch_add(long_count, 1)] = static_cast<int>(e - first);
         return;
       }
       Scalar sum = Scalar();
-      for (std::int64_t t = lo; t < hi; ++t) sum += value[t - c0];
-      store(c, c0, c1, e, begin, end, sum);
+      for (std::int64_t t = share.lo; t < share.hi; ++t) sum += value[t - c0];
+      store(c, c0, c1, e, share, sum);
     });
     team.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, *long_count), [&](const int l) {
       const std::int64_t e = first + long_shares[l];
-      const std::int64_t begin = list_begin(ends, e), end = ends(e);
-      const std::int64_t lo = begin > c0 ? begin : c0, hi = end < c1 ? end : c1;
+      const Share share = share_of(e, c0, c1);
       Scalar sum = Scalar();
       Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(team, lo, hi),
+          Kokkos::ThreadVectorRange(team, share.lo, share.hi),
           [&](const std::int64_t t, Scalar& part) { part += value[t - c0]; },
           sum);
-      Kokkos::single(Kokkos::PerThread(team), [&]() { store(c, c0, c1, e, begin, end, sum); });
+      Kokkos::single(Kokkos::PerThread(team), [&]() { store(c, c0, c1, e, share, sum); });
     });
+  }
+
+  /// Entry e's list [begin, end) and its share [lo, hi) of the chunk's
+  /// products [c0, c1) (empty where the list lies outside).
+  struct Share {
+    std::int64_t begin, end, lo, hi;
+  };
+  KOKKOS_INLINE_FUNCTION Share share_of(std::int64_t e, std::int64_t c0, std::int64_t c1) const {
+    const std::int64_t begin = list_begin(kept.ends, e), end = kept.ends(e);
+    return Share{begin, end, begin > c0 ? begin : c0, end < c1 ? end : c1};
   }
 
   /// Entry e's share of chunk c: its whole sum, or a partial one.
   KOKKOS_INLINE_FUNCTION void store(std::int64_t c, std::int64_t c0, std::int64_t c1, std::int64_t e,
-                                    std::int64_t begin, std::int64_t end, const Scalar& sum) const {
-    if (begin >= c0 && end <= c1) {
+                                    const Share& share, const Scalar& sum) const {
+    if (share.begin >= c0 && share.end <= c1) {
       c_values(e) = sum;
     } else {
-      partials[2 * c + (begin < c0 ? 0 : 1)] = sum;
+      partials[2 * c + (share.begin < c0 ? 0 : 1)] = sum;
     }
   }
 };

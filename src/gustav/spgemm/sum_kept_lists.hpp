@@ -20,10 +20,11 @@ namespace gustav::detail {
 
 template <class Types, class ExecSpace, class CValues>
 void sum_kept_lists(const ExecSpace& space, const ProductPositions<typename Types::device_type>& kept,
-                    const ProductOperands<Types>& ops, const CValues& c_values, std::int64_t nnz) {
+                    const ProductOperands<Types>& ops, const CValues& c_values) {
   using Scalar = typename Types::scalar_type;
   using Positions = ProductPositions<typename Types::device_type>;
   const auto ends = kept.ends;
+  const std::int64_t nnz = static_cast<std::int64_t>(ends.extent(0));
   const auto a_entry = kept.a_entry;
   const auto b_entry = kept.b_entry;
   const auto a_values = ops.a_values;

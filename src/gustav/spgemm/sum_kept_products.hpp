@@ -35,7 +35,7 @@ void sum_kept_products(const ExecSpace& space, const ProductPositions<typename T
   if (kept.chunked) {
     sum_kept_chunks<Types>(space, kept, ops, c_values);
   } else {
-    sum_kept_lists<Types>(space, kept, ops, c_values, static_cast<std::int64_t>(kept.ends.extent(0)));
+    sum_kept_lists<Types>(space, kept, ops, c_values);
   }
 }
 
