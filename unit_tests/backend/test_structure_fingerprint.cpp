@@ -14,6 +14,13 @@
 namespace gustav::test {
 namespace {
 
+/// The array as array_terms reads it (an element by index); callable on the
+/// host and, for nvcc, from the host-device function that reads it.
+struct Elements {
+  const std::int64_t* data;
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t i) const { return data[i]; }
+};
+
 std::uint64_t defined_terms(const std::vector<std::int64_t>& values, std::int64_t first, std::int64_t last,
                             std::int64_t step, std::uint64_t kind) {
   std::uint64_t sum = 0;
@@ -26,7 +33,7 @@ TEST(StructureFingerprint, ArrayTermsSumTheDefinedTermsForAnyShare) {
   Rng rng(150);
   std::vector<std::int64_t> values(1000);
   for (auto& v : values) v = static_cast<std::int64_t>(rng.below(1 << 30)) - (1 << 29);
-  const auto at = [&](std::int64_t i) { return values[static_cast<std::size_t>(i)]; };
+  const Elements at{values.data()};
   for (const std::int64_t first : {0, 1, 5, 997, 1000})
     for (const std::int64_t last : {0, 3, 640, 999, 1000})
       for (const std::int64_t step : {1, 2, 3, 4, 7, 256, 2000})
@@ -41,7 +48,7 @@ TEST(StructureFingerprint, InterleavedSharesAddUpToTheWholeArray) {
   Rng rng(151);
   std::vector<std::int64_t> values(5003);
   for (auto& v : values) v = static_cast<std::int64_t>(rng.below(100000));
-  const auto at = [&](std::int64_t i) { return values[static_cast<std::size_t>(i)]; };
+  const Elements at{values.data()};
   const std::int64_t n = static_cast<std::int64_t>(values.size());
   const std::uint64_t whole = defined_terms(values, 0, n, 1, 3);
   for (const std::int64_t threads : {1, 2, 32, 256, 6000}) {

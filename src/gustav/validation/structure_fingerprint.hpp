@@ -29,30 +29,34 @@ KOKKOS_INLINE_FUNCTION std::uint64_t mix_bits(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
+/// The key of element `index` of array `kind` (0 to 3): (4 index + kind)
+/// times the golden ratio, modulo 2^64. Linear in the index, so a pass can
+/// step from one element's key to the next by adding the key of the step.
+KOKKOS_INLINE_FUNCTION std::uint64_t structure_key(std::uint64_t kind, std::int64_t index) {
+  return (static_cast<std::uint64_t>(index) * 4 + kind) * 0x9e3779b97f4a7c15ull;
+}
+
 /// The term of element `index` of array `kind` holding `value`. For a fixed
 /// place the term is a bijection of the value, so changing one element
 /// always changes the sum.
 KOKKOS_INLINE_FUNCTION std::uint64_t structure_term(std::uint64_t kind, std::int64_t index, std::int64_t value) {
-  return mix_bits(((static_cast<std::uint64_t>(index) * 4 + kind) * 0x9e3779b97f4a7c15ull) ^
-                  static_cast<std::uint64_t>(value));
+  return mix_bits(structure_key(kind, index) ^ static_cast<std::uint64_t>(value));
 }
 
 /// The terms of elements first, first + step, ... (below last) of one
 /// array of kind `kind`, equal to the sum of structure_term over them. Each
 /// array in a loop of its own, four loads in flight before their hashing,
-/// and the key of element i, (4 i + kind) times the golden ratio, advanced
-/// by a constant (an add instead of a multiply). One loop over all four
-/// arrays with a bounds test for each spent 90 instructions per element
-/// and 43 % of its cycles waiting for loads (Nsight Compute on an H200,
+/// and the element's key advanced by the step's (an add instead of a
+/// multiply). One loop over all four arrays with a bounds test for each
+/// spent 90 instructions per element and 43 % of its cycles waiting for loads (Nsight Compute on an H200,
 /// lap3d:120's R * (A * P), 26 million terms: 63 % of the SMs' issue rate,
 /// 19 % of the memory's bandwidth); this way the pass went from 0.105 to
 /// 0.082 ms a launch there.
 template <class View>
 KOKKOS_INLINE_FUNCTION std::uint64_t array_terms(const View& v, std::int64_t first, std::int64_t last,
                                                  std::int64_t step, std::uint64_t kind) {
-  constexpr std::uint64_t golden = 0x9e3779b97f4a7c15ull;
-  std::uint64_t key = (static_cast<std::uint64_t>(first) * 4 + kind) * golden;
-  const std::uint64_t advance = static_cast<std::uint64_t>(step) * 4 * golden;
+  std::uint64_t key = structure_key(kind, first);
+  const std::uint64_t advance = structure_key(0, step);
   auto value = [&](std::int64_t i) { return static_cast<std::uint64_t>(static_cast<std::int64_t>(v(i))); };
   std::uint64_t sum = 0;
   std::int64_t i = first;
@@ -69,11 +73,11 @@ KOKKOS_INLINE_FUNCTION std::uint64_t array_terms(const View& v, std::int64_t fir
 }
 
 /// The fingerprint in one launch: each team sums the terms of its share of
-/// the elements of both structures (on GPUs the shares interleave so that a
-/// warp's loads coalesce; on CPUs a team of one thread takes one contiguous
-/// run) and stores its part; the last team to finish adds the parts in team
-/// order into `out` and, when checking, sets `errors` to
-/// error_structure_differs or clears it. `parts` holds a part per team and,
+/// each of the four arrays of both structures (on GPUs the shares
+/// interleave so that a warp's loads coalesce; on CPUs a team of one thread
+/// takes one contiguous run of each) and stores its part; the last team to
+/// finish adds the parts in team order into `out` and, when checking, sets
+/// `errors` to error_structure_differs or clears it. `parts` holds a part per team and,
 /// last, the count of teams done, which starts at zero and which the last
 /// team sets back to zero. One launch instead of three (parts, a reduction,
 /// a comparison) saves a kept-products repeat two launches' host time: most
