@@ -12,36 +12,26 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
+#include "gustav/common/concurrent_bins.hpp"
 #include "gustav/common/launch.hpp"
 #include "gustav/spgemm/product_positions.hpp"
 #include "gustav/spgemm/product_walk.hpp"
 
 namespace gustav::detail {
 
+/// The lists longer than Positions::long_list, cut into pieces: each
+/// piece's sum into `partials`, then each list's pieces added in order.
 template <class Types, class ExecSpace, class CValues>
-void sum_kept_lists(const ExecSpace& space, const ProductPositions<typename Types::device_type>& kept,
-                    const ProductOperands<Types>& ops, const CValues& c_values) {
+void sum_long_kept_lists(const ExecSpace& space, const ProductPositions<typename Types::device_type>& kept,
+                         const ProductOperands<Types>& ops, const CValues& c_values) {
   using Scalar = typename Types::scalar_type;
   using Positions = ProductPositions<typename Types::device_type>;
   const auto ends = kept.ends;
-  const std::int64_t nnz = static_cast<std::int64_t>(ends.extent(0));
   const auto a_entry = kept.a_entry;
   const auto b_entry = kept.b_entry;
   const auto a_values = ops.a_values;
   const auto b_values = ops.b_values;
-  Kokkos::parallel_for(
-      "gustav::numeric::sum_kept_products",
-      light_launch(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, nnz)),
-      KOKKOS_LAMBDA(const std::int64_t e) {
-        const std::int64_t begin = list_begin(ends, e);
-        const std::int64_t end = ends(e);
-        if (end - begin > Positions::long_list) return;  // in pieces (below)
-        Scalar sum = Scalar();
-        for (std::int64_t t = begin; t < end; ++t) sum += Scalar(a_values(a_entry(t)) * b_values(b_entry(t)));
-        c_values(e) = sum;
-      });
   const std::int64_t long_count = static_cast<std::int64_t>(kept.long_entries.extent(0));
-  if (long_count == 0) return;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
@@ -80,6 +70,36 @@ void sum_kept_lists(const ExecSpace& space, const ProductPositions<typename Type
         Scalar sum = Scalar();
         for (std::int64_t q = piece_start(l); q < static_cast<std::int64_t>(piece_start(l + 1)); ++q) sum += partials[q];
         c_values(static_cast<std::int64_t>(long_entries(l))) = sum;
+      });
+}
+
+/// The long lists go first, to a stream of `side_streams` (the caller joins
+/// it), and the short ones beside them on `space`: their entries are
+/// disjoint, and the few long lists would otherwise be the launch's tail.
+template <class Types, class ExecSpace, class CValues>
+void sum_kept_lists(const ExecSpace& space, const ProductPositions<typename Types::device_type>& kept,
+                    const ProductOperands<Types>& ops, const CValues& c_values,
+                    ConcurrentBins<ExecSpace>& side_streams) {
+  if (kept.long_entries.extent(0) > 0)
+    sum_long_kept_lists<Types>(side_streams.space_for(false), kept, ops, c_values);
+  using Scalar = typename Types::scalar_type;
+  using Positions = ProductPositions<typename Types::device_type>;
+  const auto ends = kept.ends;
+  const auto a_entry = kept.a_entry;
+  const auto b_entry = kept.b_entry;
+  const auto a_values = ops.a_values;
+  const auto b_values = ops.b_values;
+  const std::int64_t nnz = static_cast<std::int64_t>(ends.extent(0));
+  Kokkos::parallel_for(
+      "gustav::numeric::sum_kept_products",
+      light_launch(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, nnz)),
+      KOKKOS_LAMBDA(const std::int64_t e) {
+        const std::int64_t begin = list_begin(ends, e);
+        const std::int64_t end = ends(e);
+        if (end - begin > Positions::long_list) return;  // sum_long_kept_lists
+        Scalar sum = Scalar();
+        for (std::int64_t t = begin; t < end; ++t) sum += Scalar(a_values(a_entry(t)) * b_values(b_entry(t)));
+        c_values(e) = sum;
       });
 }
 

@@ -22,6 +22,7 @@
 /// by side.
 #include <cstdint>
 
+#include "gustav/common/concurrent_bins.hpp"
 #include "gustav/spgemm/product_positions.hpp"
 #include "gustav/spgemm/product_walk.hpp"
 #include "gustav/spgemm/sum_kept_chunks.hpp"
@@ -29,13 +30,16 @@
 
 namespace gustav::detail {
 
+/// `side_streams`: where kernels that need not wait for the ones on `space`
+/// may go (the caller joins them).
 template <class Types, class ExecSpace, class CValues>
 void sum_kept_products(const ExecSpace& space, const ProductPositions<typename Types::device_type>& kept,
-                       const ProductOperands<Types>& ops, const CValues& c_values) {
+                       const ProductOperands<Types>& ops, const CValues& c_values,
+                       ConcurrentBins<ExecSpace>& side_streams) {
   if (kept.chunked) {
     sum_kept_chunks<Types>(space, kept, ops, c_values);
   } else {
-    sum_kept_lists<Types>(space, kept, ops, c_values);
+    sum_kept_lists<Types>(space, kept, ops, c_values, side_streams);
   }
 }
 
