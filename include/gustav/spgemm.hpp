@@ -142,7 +142,8 @@ auto symbolic(const ExecSpace& space, const KokkosSparse::CrsMatrix<SA, OA, DA, 
 /// Numeric phase into caller-owned values: c_values gets nnz(C) values in the
 /// order of plan.entries(). A and B must have the structure the plan was made
 /// for (checked: shapes and nnz always; any product outside the planned
-/// structure raises gustav::plan_mismatch).
+/// structure raises gustav::plan_mismatch, and then c_values holds no
+/// meaningful values).
 template <class ExecSpace, class Offset, class Ordinal, class RA, class EA, class VA, class RB, class EB, class VB,
           class CValues>
 void numeric(const ExecSpace& space, const SpgemmPlan<ExecSpace, Offset, Ordinal>& plan, const CsrRef<RA, EA, VA>& A,

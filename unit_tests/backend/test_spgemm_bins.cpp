@@ -1,5 +1,8 @@
 // Every bin of the binning by product count, on purpose, in every mapping
 // and accumulator the backend offers.
+#include <algorithm>
+#include <vector>
+
 #include "support/spgemm_fixture.hpp"
 
 namespace gustav::test {
@@ -99,6 +102,64 @@ TYPED_TEST(SpgemmBins, DenseAccumulatorOnCpu) {
       EXPECT_TRUE(this->multiply_matches(A, B, options));
       EXPECT_TRUE(this->plan_matches(A, B, options));
     }
+}
+
+TYPED_TEST(SpgemmBins, DenseMultiplyPutsRowsInOrderWhateverOrderTheirColumnsAppearIn) {
+  if (!test_space_is_host) GTEST_SKIP() << "the dense accumulator is a CPU option";
+  using Host = typename TestFixture::Host;
+  using O = typename TestFixture::O;
+  using Z = typename TestFixture::Z;
+  using S = typename TestFixture::S;
+  // Row r of A walks rows of B of its own, in order; row base + t of B has
+  // columns g(t) and g((t + 1) % L), so every column of the row comes twice
+  // (fewer than four products per entry: the write pass lists the columns
+  // as they first appear, in the order g gives, then sorts the list in
+  // place or through its bitmap).
+  Rng rng(44);
+  const std::int64_t widest = 3000;
+  Host A, B;
+  A.num_rows = 0;
+  A.row_map.assign(1, 0);
+  B.num_rows = 0;
+  B.num_cols = static_cast<O>(widest);
+  B.row_map.assign(1, 0);
+  for (const std::int64_t L : {5, 24, 25, 100, widest})
+    for (const int pattern : {0, 1, 2, 3, 4}) {
+      std::vector<std::int64_t> g(static_cast<std::size_t>(L));
+      for (std::int64_t t = 0; t < L; ++t) g[static_cast<std::size_t>(t)] = t;
+      if (pattern == 1) std::reverse(g.begin(), g.end());  // every column after a higher one
+      // Adjacent pairs swapped: 3 (nearly in order) or 6 columns after a higher one.
+      if (pattern == 2 || pattern == 3)
+        for (std::int64_t s = 0, swaps = pattern == 2 ? 3 : 6; s < swaps && 2 * s + 1 < L; ++s)
+          std::swap(g[static_cast<std::size_t>(L - 2 - 2 * s)], g[static_cast<std::size_t>(L - 1 - 2 * s)]);
+      if (pattern == 4)
+        for (std::int64_t t = L - 1; t > 0; --t) std::swap(g[static_cast<std::size_t>(t)], g[static_cast<std::size_t>(rng.below(t + 1))]);
+      for (std::int64_t t = 0; t < L; ++t) {
+        A.entries.push_back(static_cast<O>(B.num_rows));
+        A.values.push_back(random_value<S>(rng));
+        std::int64_t c0 = g[static_cast<std::size_t>(t)], c1 = g[static_cast<std::size_t>((t + 1) % L)];
+        if (c0 > c1) std::swap(c0, c1);
+        B.entries.push_back(static_cast<O>(c0));
+        B.values.push_back(random_value<S>(rng));
+        if (c1 != c0) {
+          B.entries.push_back(static_cast<O>(c1));
+          B.values.push_back(random_value<S>(rng));
+        }
+        B.row_map.push_back(static_cast<Z>(B.entries.size()));
+        B.num_rows += 1;
+      }
+      A.row_map.push_back(static_cast<Z>(A.entries.size()));
+      A.num_rows += 1;
+    }
+  A.num_cols = B.num_rows;
+  for (const bool sorted : {true, false}) {
+    SCOPED_TRACE(sorted ? "sorted" : "unsorted");
+    SpgemmOptions options;
+    options.accumulator = Accumulator::dense;
+    options.compression = Compression::never;
+    options.sort_rows = sorted;
+    EXPECT_TRUE(this->multiply_matches(A, B, options));
+  }
 }
 
 TYPED_TEST(SpgemmBins, LongRowsOverHugeColumnRangeUseColumnWindows) {
