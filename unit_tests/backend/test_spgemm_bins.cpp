@@ -111,10 +111,12 @@ TYPED_TEST(SpgemmBins, DenseMultiplyPutsRowsInOrderWhateverOrderTheirColumnsAppe
   using Z = typename TestFixture::Z;
   using S = typename TestFixture::S;
   // Row r of A walks rows of B of its own, in order; row base + t of B has
-  // columns g(t) and g((t + 1) % L), so every column of the row comes twice
-  // (fewer than four products per entry: the write pass lists the columns
-  // as they first appear, in the order g gives, then sorts the list in
-  // place or through its bitmap).
+  // columns g(t) and g((t + 1) % L), so the row's columns first appear in
+  // the order g gives (ascending, descending, 3 or 6 adjacent pairs swapped,
+  // shuffled), each twice: fewer than four products per entry, so the write
+  // pass walks without branching on new columns, and its rows of 5 to 3,000
+  // columns are read out in order by sorting their lists of words or by
+  // scanning the words.
   Rng rng(44);
   const std::int64_t widest = 3000;
   Host A, B;
@@ -123,7 +125,7 @@ TYPED_TEST(SpgemmBins, DenseMultiplyPutsRowsInOrderWhateverOrderTheirColumnsAppe
   B.num_rows = 0;
   B.num_cols = static_cast<O>(widest);
   B.row_map.assign(1, 0);
-  for (const std::int64_t L : {5, 24, 25, 100, widest})
+  for (const std::int64_t L : {std::int64_t(5), std::int64_t(24), std::int64_t(25), std::int64_t(100), widest})
     for (const int pattern : {0, 1, 2, 3, 4}) {
       std::vector<std::int64_t> g(static_cast<std::size_t>(L));
       for (std::int64_t t = 0; t < L; ++t) g[static_cast<std::size_t>(t)] = t;

@@ -26,9 +26,11 @@ struct SumKeptChunks {
   /// throughput, the memory at 35 %). Capped alone it spilled (8 bytes of
   /// stack) and gained 0-10 %; uncapped, the batched loads below (more
   /// registers) were 2-12 % slower; both together gained 4-15 %.
+  /// Where scratch does not leave room for eight teams (complex scalars:
+  /// 32 KiB a team), the kernel runs uncapped.
   static constexpr int workers = 8, lanes_per_worker = 32;
-  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<workers * lanes_per_worker, 8>>;
-  using Member = typename Policy::member_type;
+  using CappedPolicy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<workers * lanes_per_worker, 8>>;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Scalar = typename Types::scalar_type;
   using Positions = ProductPositions<typename Types::device_type>;
   static constexpr std::int64_t chunk = Positions::chunk_products;
@@ -144,10 +146,16 @@ void sum_kept_chunks(const ExecSpace& space, const ProductPositions<typename Typ
   const bool host = is_host_space<ExecSpace>();
   const int workers = host ? 1 : Sum::workers, lanes = host ? 1 : Sum::lanes_per_worker;
   const Sum pass{kept, ops, c_values, reinterpret_cast<Scalar*>(kept.chunk_partials.data()), products, workers * lanes};
-  Kokkos::parallel_for("gustav::numeric::sum_kept_chunks",
-                       light_launch(typename Sum::Policy(space, static_cast<int>(chunks), workers, lanes)
-                                        .set_scratch_size(0, Kokkos::PerTeam(Sum::scratch_bytes()))),
-                       pass);
+  const auto capped = light_launch(typename Sum::CappedPolicy(space, static_cast<int>(chunks), workers, lanes)
+                                       .set_scratch_size(0, Kokkos::PerTeam(Sum::scratch_bytes())));
+  if (host || capped.team_size_max(pass, Kokkos::ParallelForTag()) >= workers) {
+    Kokkos::parallel_for("gustav::numeric::sum_kept_chunks", capped, pass);
+  } else {
+    Kokkos::parallel_for("gustav::numeric::sum_kept_chunks",
+                         light_launch(Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(chunks), workers, lanes)
+                                          .set_scratch_size(0, Kokkos::PerTeam(Sum::scratch_bytes()))),
+                         pass);
+  }
   // The entries that began in chunk c and go on past it: their share there,
   // then the first shares of the chunks they cover, in order.
   const auto ends = kept.ends;

@@ -19,6 +19,17 @@
 
 namespace gustav::detail {
 
+/// Product t of the lists: A's and B's values at its entries.
+template <class Types>
+struct KeptProducts {
+  using Index = typename ProductPositions<typename Types::device_type>::Index;
+  Kokkos::View<Index*, typename Types::device_type> a_entry, b_entry;
+  typename Types::values a_values, b_values;
+  KOKKOS_INLINE_FUNCTION typename Types::scalar_type operator()(std::int64_t t) const {
+    return typename Types::scalar_type(a_values(a_entry(t)) * b_values(b_entry(t)));
+  }
+};
+
 /// The lists longer than Positions::long_list, cut into pieces: each
 /// piece's sum into `partials`, then each list's pieces added in order.
 template <class Types, class ExecSpace, class CValues>
@@ -27,10 +38,7 @@ void sum_long_kept_lists(const ExecSpace& space, const ProductPositions<typename
   using Scalar = typename Types::scalar_type;
   using Positions = ProductPositions<typename Types::device_type>;
   const auto ends = kept.ends;
-  const auto a_entry = kept.a_entry;
-  const auto b_entry = kept.b_entry;
-  const auto a_values = ops.a_values;
-  const auto b_values = ops.b_values;
+  const KeptProducts<Types> product{kept.a_entry, kept.b_entry, ops.a_values, ops.b_values};
   const std::int64_t long_count = static_cast<std::int64_t>(kept.long_entries.extent(0));
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
@@ -60,7 +68,7 @@ void sum_long_kept_lists(const ExecSpace& space, const ProductPositions<typename
         Scalar sum = Scalar();
         Kokkos::parallel_reduce(
             Kokkos::ThreadVectorRange(team, begin, end),
-            [&](const std::int64_t t, Scalar& part) { part += Scalar(a_values(a_entry(t)) * b_values(b_entry(t))); },
+            [&](const std::int64_t t, Scalar& part) { part += product(t); },
             sum);
         Kokkos::single(Kokkos::PerThread(team), [&]() { partials[q] = sum; });
       });
@@ -85,10 +93,7 @@ void sum_kept_lists(const ExecSpace& space, const ProductPositions<typename Type
   using Scalar = typename Types::scalar_type;
   using Positions = ProductPositions<typename Types::device_type>;
   const auto ends = kept.ends;
-  const auto a_entry = kept.a_entry;
-  const auto b_entry = kept.b_entry;
-  const auto a_values = ops.a_values;
-  const auto b_values = ops.b_values;
+  const KeptProducts<Types> product{kept.a_entry, kept.b_entry, ops.a_values, ops.b_values};
   const std::int64_t nnz = static_cast<std::int64_t>(ends.extent(0));
   Kokkos::parallel_for(
       "gustav::numeric::sum_kept_products",
@@ -98,7 +103,7 @@ void sum_kept_lists(const ExecSpace& space, const ProductPositions<typename Type
         const std::int64_t end = ends(e);
         if (end - begin > Positions::long_list) return;  // sum_long_kept_lists
         Scalar sum = Scalar();
-        for (std::int64_t t = begin; t < end; ++t) sum += Scalar(a_values(a_entry(t)) * b_values(b_entry(t)));
+        for (std::int64_t t = begin; t < end; ++t) sum += product(t);
         c_values(e) = sum;
       });
 }
