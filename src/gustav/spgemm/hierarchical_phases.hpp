@@ -10,7 +10,6 @@
 /// the end of writing (the error bits).
 #include <Kokkos_Core.hpp>
 #include <cstdint>
-#include <optional>
 #include <sstream>
 #include <string>
 
@@ -149,7 +148,7 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
   // meanwhile. Without kept products the kernels read defensively and
   // catch a changed structure as products that fall outside C's.
   const bool validate = plan.options_.validate_indices && !indices_checked;
-  std::optional<ConcurrentBins<ExecSpace>> kept_side_streams;
+  const auto ops = operands_of<Types>(A, B);
   if (schedule.positions.kept) {
     const auto& kept = schedule.positions;
     // The fingerprint alone suffices: a plan that keeps products checked
@@ -159,22 +158,18 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
     // beside it added to a pass already bound by its hashing: on an H100,
     // lap3d:120's R * (A * P) repeats in 0.77 ms without them, 0.81-0.83
     // with (the pass alone took 0.16 ms a call).
-    // On a stream of its own beside the sums (sum_kept_products below),
-    // which read only entries within nnz of A and B whatever the structure
-    // is: the host reads the flag after both.
-    kept_side_streams.emplace(space, 2);
-    check_structure_fingerprint(kept_side_streams->space_for(false), A, B, kept.fingerprint, kept.fingerprint_parts,
+    // On a stream of its own beside the sums, which read only entries
+    // within nnz of A and B whatever the structure is: the host reads the
+    // flag after both.
+    ConcurrentBins<ExecSpace> side_streams(space, 2);
+    check_structure_fingerprint(side_streams.space_for(false), A, B, kept.fingerprint, kept.fingerprint_parts,
                                 kept.fingerprint_now, errors);
+    sum_kept_products<Types>(space, kept, ops, c_values, side_streams);
+    side_streams.join();
+    plan.stats_.numeric_pool_bytes = 0;
   } else {
     Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
     if (validate) check_operands(space, A, B, errors);
-  }
-  const auto ops = operands_of<Types>(A, B);
-  if (schedule.positions.kept) {
-    sum_kept_products<Types>(space, schedule.positions, ops, c_values, *kept_side_streams);
-    kept_side_streams->join();
-    plan.stats_.numeric_pool_bytes = 0;
-  } else {
     RowWriter<ExecSpace, Types, RowOutput::reuse> out{plan.c_row_map_, plan.c_entries_, c_values};
     plan.stats_.numeric_pool_bytes =
         write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors, "gustav::numeric", temp);

@@ -146,15 +146,15 @@ void sum_kept_chunks(const ExecSpace& space, const ProductPositions<typename Typ
   const bool host = is_host_space<ExecSpace>();
   const int workers = host ? 1 : Sum::workers, lanes = host ? 1 : Sum::lanes_per_worker;
   const Sum pass{kept, ops, c_values, reinterpret_cast<Scalar*>(kept.chunk_partials.data()), products, workers * lanes};
-  const auto capped = light_launch(typename Sum::CappedPolicy(space, static_cast<int>(chunks), workers, lanes)
-                                       .set_scratch_size(0, Kokkos::PerTeam(Sum::scratch_bytes())));
+  auto shaped = [&](auto policy) {
+    return light_launch(policy.set_scratch_size(0, Kokkos::PerTeam(Sum::scratch_bytes())));
+  };
+  const auto capped = shaped(typename Sum::CappedPolicy(space, static_cast<int>(chunks), workers, lanes));
   if (host || capped.team_size_max(pass, Kokkos::ParallelForTag()) >= workers) {
     Kokkos::parallel_for("gustav::numeric::sum_kept_chunks", capped, pass);
   } else {
     Kokkos::parallel_for("gustav::numeric::sum_kept_chunks",
-                         light_launch(Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(chunks), workers, lanes)
-                                          .set_scratch_size(0, Kokkos::PerTeam(Sum::scratch_bytes()))),
-                         pass);
+                         shaped(Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(chunks), workers, lanes)), pass);
   }
   // The entries that began in chunk c and go on past it: their share there,
   // then the first shares of the chunks they cover, in order.
