@@ -210,6 +210,7 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
   stats.products = first[SummarySlot::products];
   stats.max_row_products = first[SummarySlot::max_products];
   schedule.max_products = stats.max_row_products;
+  schedule.products = stats.products;
 
   // 2. Count the rows of every bin but tiny.
   std::int64_t placed = 0;
@@ -269,7 +270,7 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
       LongRowCountOutputs<Types> outputs{plan.c_row_map_, row_bin, summary, output_bounds, max_row_count};
       RowWriter<ExecSpace, Types, RowOutput::structure> out;
       out.c_row_map = plan.c_row_map_;
-      pool_bytes += run_long_rows<LongPass::count>(space, ops, out, bin_rows, n, bin,
+      pool_bytes += run_long_rows<LongPass::count>(space, ops, out, bin_rows, n, stats.products, bin,
                                                    errors_of(summary), outputs, name, temp);
     }
   }

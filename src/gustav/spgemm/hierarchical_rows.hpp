@@ -86,7 +86,7 @@ std::size_t write_rows_hierarchical(const ExecSpace& space, const Schedule& sche
         run(std::integral_constant<RowLevel, RowLevel::team>{});
         break;
       case RowLevel::long_row:
-        pool_bytes += run_long_rows<long_pass_for<Output>()>(space, ops, out, rows, n, bin,
+        pool_bytes += run_long_rows<long_pass_for<Output>()>(space, ops, out, rows, n, schedule.products, bin,
                                                              errors, LongRowCountOutputs<Types>{}, name, temp);
         break;
     }

@@ -3,7 +3,7 @@
 /// scratch, or with so many products that one team would be left working
 /// long after the others. Each row of a batch takes a dense window
 /// (dense_window.hpp) from a pool and one team per slice of
-/// long_row_slice_products of its products (counted in walk order, so a
+/// slice_products of its products (counted in walk order, so a
 /// single long row of B is shared too); a team per row then reads the
 /// window out. Each thread of a slice takes a stretch of its products and
 /// finds where it starts in A's row by a binary search in the row's product
@@ -23,6 +23,7 @@
 #include "gustav/analysis/row_bins.hpp"
 #include "gustav/common/concurrency.hpp"
 #include "gustav/common/bits.hpp"
+#include "gustav/common/launch.hpp"
 #include "gustav/common/search.hpp"
 #include "gustav/spgemm/accumulate_rows.hpp"
 #include "gustav/spgemm/product_walk.hpp"
@@ -49,8 +50,26 @@ constexpr RowOutput row_output() {
   return RowOutput::structure;
 }
 
-/// Products a team of a long row takes (one slice).
-constexpr std::int64_t long_row_slice_products = 16384;
+/// Products a team of a long row takes (one slice): between these two, as
+/// the pass's products call for (long_row_slice_products).
+constexpr std::int64_t long_row_slice_min = 2048;
+constexpr std::int64_t long_row_slice_max = 16384;
+
+/// The slice for a pass over rows with at most `products` products in all:
+/// the smallest that keeps the launch within two rounds of the teams the
+/// device holds at once, and at least long_row_slice_min. Large slices
+/// spread each thread's binary search (its start in A's row) over many
+/// products; but where the long rows hold only a few million products they
+/// made too few teams to keep an SM's memory requests in flight:
+/// ia-wikiquote's A * A^T (3 million products in long rows, 182 slices of
+/// 16,384 on an H200's 132 SMs) spent 0.115 ms in each walk over them.
+template <class ExecSpace>
+std::int64_t long_row_slice_products(const ExecSpace& space, std::int64_t products, int team_size, int lanes) {
+  const std::int64_t teams = 2 * concurrent_teams(space, team_size, lanes);
+  std::int64_t slice = long_row_slice_min;
+  while (slice < long_row_slice_max && slice * teams < products) slice *= 2;
+  return slice;
+}
 
 template <class Device>
 using LongRowIndex = Kokkos::View<std::int64_t*, Device, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
@@ -64,6 +83,7 @@ struct LongRowOffsets {
   LongRowIndex<Device> entry_base;      ///< count + 1
   LongRowIndex<Device> entry_products;  ///< listed entries + 1
   LongRowIndex<Device> slice_base;      ///< count + 1
+  std::int64_t slice_products = long_row_slice_max;  ///< products per slice
 };
 
 /// What the three long-row kernels share: the rows, the pool and the window.
@@ -120,8 +140,8 @@ struct LongRowSlices {
     const auto w = batch.window(r);
     const std::int64_t e0 = o.entry_base(listed), e1 = o.entry_base(listed + 1);
     const std::int64_t before = o.entry_products(e0), total = o.entry_products(e1) - before;
-    const std::int64_t t_begin = (g - o.slice_base(listed)) * long_row_slice_products;
-    const std::int64_t t_end = t_begin + long_row_slice_products < total ? t_begin + long_row_slice_products : total;
+    const std::int64_t t_begin = (g - o.slice_base(listed)) * o.slice_products;
+    const std::int64_t t_end = t_begin + o.slice_products < total ? t_begin + o.slice_products : total;
     const std::int64_t threads = static_cast<std::int64_t>(team.team_size()) * lanes;
     // Threads work in groups that share a stretch of the slice, each thread
     // taking every group-th product of it: groups of 32 (a warp reads
@@ -296,18 +316,14 @@ struct LongRowReadOut {
         Kokkos::single(Kokkos::PerTeam(team), [&]() { batch.progress(batch.first_row + r) += nnz; });
         return;
       }
-      const auto& ops = batch.ops;
       std::int64_t a0, a1;
-      ops.a_row(row, a0, a1);
-      std::int64_t products = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::TeamVectorRange(team, a0, a1),
-          [&](const std::int64_t j, std::int64_t& sum) {
-            std::int64_t b0, b1;
-            ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1);
-            sum += b1 - b0;
-          },
-          products);
+      batch.ops.a_row(row, a0, a1);
+      // The row's products, from the offsets the slices were cut by (a
+      // walk over A's row here took a hub row's team 16,000 dependent
+      // loads, half of the read-out's time on ia-wikiquote).
+      const auto& o = batch.offsets;
+      const std::int64_t listed = batch.first_row + r;
+      const std::int64_t products = o.entry_products(o.entry_base(listed + 1)) - o.entry_products(o.entry_base(listed));
       Kokkos::single(Kokkos::PerTeam(team), [&]() {
         const std::int64_t total = batch.progress(batch.first_row + r) + nnz;
         if (total > max_row_count) Kokkos::atomic_fetch_or(&errors(), std::int64_t(error_row_count_overflow));
@@ -526,7 +542,7 @@ struct LongRowEntryProducts {
 };
 
 /// slice_base(r): the slices of the rows before r (a slice per
-/// long_row_slice_products products; none for a row without products).
+/// offsets.slice_products products; none for a row without products).
 template <class Device>
 struct LongRowSliceBase {
   LongRowOffsets<Device> offsets;
@@ -536,7 +552,7 @@ struct LongRowSliceBase {
     if (r == count) return;
     const std::int64_t products =
         offsets.entry_products(offsets.entry_base(r + 1)) - offsets.entry_products(offsets.entry_base(r));
-    sum += (products + long_row_slice_products - 1) / long_row_slice_products;
+    sum += (products + offsets.slice_products - 1) / offsets.slice_products;
   }
 };
 

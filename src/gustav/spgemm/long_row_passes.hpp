@@ -33,11 +33,12 @@ struct LongRowCountOutputs {
   std::int64_t max_row_count = 0;
 };
 
-/// Returns the pool bytes taken (already released).
+/// Returns the pool bytes taken (already released). `products`: at least
+/// the rows' products (all of the product's will do), for the slices' size.
 template <LongPass Pass, class Types, class ExecSpace>
 std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& ops,
                           const RowWriter<ExecSpace, Types, row_output<Pass>()>& out, const RowList<Types>& rows,
-                          std::int64_t count, const RowBin& bin,
+                          std::int64_t count, std::int64_t products, const RowBin& bin,
                           const ErrorFlag<typename Types::device_type>& errors,
                           const LongRowCountOutputs<Types>& count_out, const std::string& label, TempMemory& temp) {
   using Device = typename Types::device_type;
@@ -76,12 +77,16 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
   const std::int64_t batch = std::clamp<std::int64_t>(static_cast<std::int64_t>(cap / window_bytes), 1, count);
   const std::int64_t windows = (cols + width - 1) / width;
 
+  // Lanes per worker: one on hosts, as launch_teams gives host teams, so
+  // the kernels that stride by their lanes agree with their policy.
+  const int lanes = is_host_space<ExecSpace>() ? 1 : bin.vector_length;
   auto take_all = [&](auto& a) {
     LongRowOffsets<Device> o;
     auto progress = a.template take<std::int64_t>(count);
     o.entry_base = a.template take<std::int64_t>(count + 1);
     o.entry_products = a.template take<std::int64_t>(listed + 1);
     o.slice_base = a.template take<std::int64_t>(count + 1);
+    o.slice_products = long_row_slice_products(space, products, bin.team_size, lanes);
     auto pool = a.template take<std::uint64_t>(static_cast<std::int64_t>(window_bytes / 8) * batch);
     return std::make_tuple(progress, o, pool);
   };
@@ -118,9 +123,6 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
   base.window_bytes = window_bytes;
   base.width = width;
   const auto no_scratch = [](int) { return std::size_t(0); };
-  // Lanes per worker: one on hosts, as launch_teams gives host teams, so
-  // the kernels that stride by their lanes agree with their policy.
-  const int lanes = is_host_space<ExecSpace>() ? 1 : bin.vector_length;
   for (std::int64_t w = 0; w < windows; ++w) {
     for (std::int64_t first = 0; first < count; first += batch) {
       const std::int64_t n = std::min(batch, count - first);
