@@ -129,12 +129,53 @@ struct LongRowSlices {
   std::int64_t batch_rows = 0;
   std::int64_t first_slice = 0;  ///< slice_base(first_row)
   int lanes = 1;
+  /// Marking: the window's words, where the team marks a bitmap of its own
+  /// in scratch first and then ORs its non-zero words into the window (0:
+  /// straight into the window). The slices of a long row all mark the same
+  /// few hundred words in global memory, each product an atomic there:
+  /// ia-wikiquote's hub rows put about 200 products on each word.
+  std::int64_t scratch_words = 0;
+
+  /// Team scratch of a walk that marks in scratch.
+  static std::size_t scratch_bytes(std::int64_t words) {
+    return words > 0 ? static_cast<std::size_t>(words) * sizeof(std::uint32_t) + 16 : 0;
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    std::uint32_t* local = nullptr;
+    if constexpr (Walk == LongWalk::mark) {
+      if (scratch_words > 0) {
+        local = static_cast<std::uint32_t*>(
+            team.team_scratch(0).get_shmem(static_cast<std::size_t>(scratch_words) * sizeof(std::uint32_t)));
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, scratch_words),
+                             [&](const std::int64_t i) { local[i] = 0; });
+        team.team_barrier();
+      }
+    }
+    walk(team, local);
+    if constexpr (Walk == LongWalk::mark) {
+      if (local) {
+        team.team_barrier();
+        const auto w = batch.window(row_of_slice(first_slice + team.league_rank()) - batch.first_row);
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, scratch_words), [&](const std::int64_t i) {
+          const std::uint32_t bits = local[i];
+          if (bits) Kokkos::atomic_or(&w.words[i], bits);
+        });
+      }
+    }
+  }
+
+  /// The batch row (its place in the list of long rows) owning slice g.
+  KOKKOS_INLINE_FUNCTION std::int64_t row_of_slice(std::int64_t g) const {
+    return last_at_most(batch.offsets.slice_base, g, batch.first_row, batch.first_row + batch_rows - 1);
+  }
+
+  /// The slice's products, marked in `local` where given.
+  KOKKOS_INLINE_FUNCTION void walk(const Member& team, std::uint32_t* local) const {
     const auto& o = batch.offsets;
     const std::int64_t g = first_slice + team.league_rank();
     // The batch row owning slice g.
-    const std::int64_t listed = last_at_most(o.slice_base, g, batch.first_row, batch.first_row + batch_rows - 1);
+    const std::int64_t listed = row_of_slice(g);
     const std::int64_t r = listed - batch.first_row;
     const std::int64_t row = batch.row(r);
     const auto w = batch.window(r);
@@ -174,15 +215,15 @@ struct LongRowSlices {
           if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) bits |= error_bad_a;
           p = b0 + past;
         }
-        product(w, j, p, start, n, bits);
+        product(w, local, j, p, start, n, bits);
       }
     });
     if (bits) Kokkos::atomic_fetch_or(&errors(), std::int64_t(bits));
   }
 
   template <class Window>
-  KOKKOS_INLINE_FUNCTION void product(const Window& w, std::int64_t j, std::int64_t p, std::int64_t start,
-                                      std::int64_t n, int& bits) const {
+  KOKKOS_INLINE_FUNCTION void product(const Window& w, std::uint32_t* local, std::int64_t j, std::int64_t p,
+                                      std::int64_t start, std::int64_t n, int& bits) const {
     const auto& ops = batch.ops;
     const Ordinal c = ops.b_entries(p);
     if (!ops.column_ok(c)) {
@@ -198,6 +239,8 @@ struct LongRowSlices {
         return;
       }
       Concurrent::add(&batch.out.c_values(start + q), Scalar(ops.a_values(j) * ops.b_values(p)));
+    } else if (local) {
+      Kokkos::atomic_or(&local[x >> 5], std::uint32_t(1) << (x & 31));
     } else {
       w.mark(x);
     }

@@ -23,6 +23,10 @@ namespace gustav::detail {
 /// Without a budget the long-row pool takes at most this much.
 constexpr std::size_t long_row_pool_max = std::size_t(256) << 20;
 
+/// Windows of at most this many words (65,536 columns, 8 KiB) are marked
+/// in team scratch first (LongRowSlices::scratch_words).
+constexpr std::int64_t long_row_scratch_words = 2048;
+
 /// The counting pass's extra outputs: each long row's nnz and numeric bin.
 template <class Types>
 struct LongRowCountOutputs {
@@ -76,6 +80,7 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
   const std::size_t window_bytes = Window::bytes(width);
   const std::int64_t batch = std::clamp<std::int64_t>(static_cast<std::int64_t>(cap / window_bytes), 1, count);
   const std::int64_t windows = (cols + width - 1) / width;
+  const std::int64_t window_words = (width + 31) / 32;
 
   // Lanes per worker: one on hosts, as launch_teams gives host teams, so
   // the kernels that stride by their lanes agree with their policy.
@@ -133,15 +138,19 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
       b.last_window = w + 1 == windows;
       const auto per_row = [&](int) { return n; };
       auto walk = [&](auto how, const char* name) {
-        LongRowSlices<ExecSpace, Types, RowList<Types>, Pass, decltype(how)::value> slices;
+        using Slices = LongRowSlices<ExecSpace, Types, RowList<Types>, Pass, decltype(how)::value>;
+        Slices slices;
         slices.batch = b;
         slices.errors = errors;
         slices.batch_rows = n;
         slices.first_slice = slice_base(first);
         slices.lanes = lanes;
+        if (decltype(how)::value == LongWalk::mark && window_words <= long_row_scratch_words)
+          slices.scratch_words = window_words;
         const std::int64_t batch_slices = slice_base(first + n) - slice_base(first);
         launch_teams(space, label + name, slices, bin.team_size, lanes,
-                     [&](int) { return batch_slices; }, no_scratch);
+                     [&](int) { return batch_slices; },
+                     [&](int) { return Slices::scratch_bytes(slices.scratch_words); });
       };
       using Mark = std::integral_constant<LongWalk, LongWalk::mark>;
       using Add = std::integral_constant<LongWalk, LongWalk::add>;
