@@ -1,10 +1,14 @@
 // The long-row path's slicing: each long row is split into slices of a
-// fixed number of its products, and each thread finds where its stretch of
-// a slice starts in A's row by a binary search in the row's product
-// offsets. These cases put slice and stretch boundaries inside long rows of
-// B, on empty rows of B, and on rows of A with no products, through the
-// one-shot product and the plan (symbolic, numeric) alike; and a reuse
-// whose product falls outside a long row's planned columns.
+// number of its products chosen for the pass (on GPUs 2,048 for products
+// this small; more on host backends, which hold fewer teams at once), and
+// each thread finds where its stretch of a slice starts in A's row by a
+// binary search in the row's product offsets. Windows of up to 65,536
+// columns are marked in team scratch first; the read-out case's 300,000
+// columns are marked in the window directly. These cases put slice and
+// stretch boundaries inside long rows of B, on empty rows of B, and on rows
+// of A with no products, through the one-shot product and the plan
+// (symbolic, numeric) alike; and a reuse whose product falls outside a long
+// row's planned columns.
 #include <vector>
 
 #include "support/spgemm_fixture.hpp"
