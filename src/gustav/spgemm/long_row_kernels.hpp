@@ -61,8 +61,8 @@ constexpr std::int64_t long_row_slice_max = 16384;
 /// spread each thread's binary search (its start in A's row) over many
 /// products; but where the long rows hold only a few million products they
 /// made too few teams to keep an SM's memory requests in flight:
-/// ia-wikiquote's A * A^T (3 million products in long rows, 182 slices of
-/// 16,384 on an H200's 132 SMs) spent 0.115 ms in each walk over them.
+/// ia-wikiquote's A * A^T (its long rows' products in 182 slices of 16,384
+/// on an H200's 132 SMs) spent 0.115 ms in each walk over them.
 template <class ExecSpace>
 std::int64_t long_row_slice_products(const ExecSpace& space, std::int64_t products, int team_size, int lanes) {
   const std::int64_t teams = 2 * concurrent_teams(space, team_size, lanes);
