@@ -209,7 +209,6 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
   raise_phase_errors(space, first[SummarySlot::errors], A, B, who, check_values);
   stats.products = first[SummarySlot::products];
   stats.max_row_products = first[SummarySlot::max_products];
-  schedule.max_products = stats.max_row_products;
   schedule.products = stats.products;
 
   // 2. Count the rows of every bin but tiny.

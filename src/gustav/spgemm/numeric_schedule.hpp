@@ -23,7 +23,6 @@ struct HierarchicalSchedule {
   std::vector<RowBin> bins;              ///< by nnz of the row of C (tiny: by products)
   std::vector<std::int64_t> offsets;     ///< bin b's rows are perm(offsets[b]) .. perm(offsets[b+1] - 1)
   Kokkos::View<Ordinal*, Device> perm;   ///< rows with products, grouped by bin
-  std::int64_t max_products = 0;         ///< the largest row's products
   std::int64_t products = 0;             ///< all rows' products (the long rows' slices)
   /// The numeric phase's error bits, made once so that a numeric call
   /// allocates nothing (calls on one plan must not overlap).
