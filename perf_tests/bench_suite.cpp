@@ -142,6 +142,12 @@ ProductResult bench_product(const Space& space, const Operands& ops, const Bench
     SpgemmOptions o;
     o.compression = Compression::never;
     variants.emplace_back("gustav/uncompressed", o);
+    // The colouring numeric phases (seed 002's KKMCR and KKMCW), on every space.
+    SpgemmOptions mcr, mcw;
+    mcr.accumulator = Accumulator::mcr;
+    mcw.accumulator = Accumulator::mcw;
+    variants.emplace_back("gustav/mcr", mcr);
+    variants.emplace_back("gustav/mcw", mcw);
   }
   if constexpr (std::is_same_v<typename Space::memory_space, Kokkos::HostSpace>) {
     SpgemmOptions hash, dense, hier;

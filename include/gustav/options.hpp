@@ -5,8 +5,11 @@
 
 namespace gustav {
 
-/// Accumulator used on CPU (host) execution spaces. GPUs always use the
-/// two-level hashmap (level 1 in team scratch, level 2 from the memory pool).
+/// Accumulator of the passes over the products. `automatic`, `hash` and
+/// `dense` choose among the CPU's (host) accumulators; GPUs then use the
+/// two-level hashmap (level 1 in team scratch, level 2 from the memory
+/// pool). `mcr` and `mcw` choose the colouring numeric phase on every
+/// execution space, CPU and GPU.
 enum class Accumulator {
   automatic,  ///< dense up to 8 MiB per thread (and one per thread within a memory budget), else hash
   hash,       ///< two-level hashmap, cache-sized level 1
@@ -14,6 +17,25 @@ enum class Accumulator {
               ///< (with touched words when counting, two summary levels when filling), a
               ///< value per column beside the leveled bitmap and its list of touched words
               ///< in gustav::multiply's write pass, an int per column in the numeric phase
+  /// Colouring numeric phase (seed 002's KKMCR): gustav::symbolic computes C's
+  /// structure as `automatic` does, then colours C's rows so that rows of one
+  /// colour share no column (a distance-2 colouring of C's bipartite graph,
+  /// KokkosGraph::Experimental::bipartite_color_rows) and orders them in
+  /// groups of colours. The numeric phase takes a group at a time; every row
+  /// of a colour marks its columns' positions in one dense array per colour
+  /// (shared, without conflict, by all rows of that colour) and adds its
+  /// products straight into C. About nnz(C) / cols(C) colours a group, so the
+  /// arrays take about 4 or 8 bytes (the offset type) per entry of C, fewer
+  /// colours a group within a memory budget. `mcr` orders each group's rows
+  /// by row index (neighbouring threads read neighbouring rows of A). Costs
+  /// the colouring in gustav::symbolic (plus a check of it), and in every
+  /// numeric call one launch per group; power-law products, whose hub
+  /// columns force many colours, take many groups. keep_product_positions
+  /// is ignored.
+  mcr,
+  /// As `mcr`, with each group's rows ordered by colour, then row index
+  /// (seed 002's KKMCW: neighbouring threads write the same colour's array).
+  mcw,
 };
 
 /// Compression of B for the CPU's thread-per-row mapping: each row becomes

@@ -73,9 +73,9 @@ void numeric_for(const ExecSpace& space, const Plan& plan, const RefA& A, const 
 }
 
 /// One-shot product: the plan and C's values. The hierarchical mapping, and
-/// the CPU mapping where B does not compress, write C's columns and values
-/// in one walk after counting; otherwise the numeric phase runs after the
-/// symbolic one.
+/// the CPU mapping where the write pass's dense accumulator fits, write C's
+/// columns and values in one walk after counting; otherwise (and always with
+/// the colouring numeric phase) the numeric phase runs after the symbolic one.
 template <class ExecSpace, class RefA, class RefB>
 auto multiply_for(const ExecSpace& space, const RefA& A, const RefB& B, const SpgemmOptions& options,
                   const char* who) {
@@ -83,7 +83,7 @@ auto multiply_for(const ExecSpace& space, const RefA& A, const RefB& B, const Sp
   typename T::types::c_values values;
   auto plan = symbolic_impl<typename T::types>(space, to_input<typename T::a_input>(A),
                                                to_input<typename T::b_input>(B), options, who, true, &values);
-  if (!plan.schedule_.hierarchical.used && values.data() == nullptr) {
+  if (values.data() == nullptr && (!plan.schedule_.hierarchical.used || plan.schedule_.colours.used)) {
     values = allocate_view<typename T::types::c_values>(space, "gustav::numeric::c_values", plan.nnz(), false);
     numeric_for(space, plan, A, B, values, who, true);
   }

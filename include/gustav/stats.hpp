@@ -30,7 +30,13 @@ struct SpgemmStats {
 
   bool compressed = false;          ///< symbolic phase ran on the compressed B (thread-per-row mapping only, so far)
   double compression_ratio = 1.0;   ///< compressed entries / nnz(B) (1 when skipped)
-  std::string accumulator;          ///< "hash" or "dense"
+  std::string accumulator;          ///< "hash" or "dense", or "mcr" or "mcw" (the colouring numeric phase)
+
+  /// Colouring numeric phase (Accumulator::mcr / mcw; 0 otherwise): colours
+  /// of C's rows, colours handled per group, and groups (numeric launches).
+  std::int64_t colours = 0;
+  std::int64_t colours_per_group = 0;
+  std::int64_t colour_groups = 0;
 
   std::vector<BinUse> count_bins;    ///< symbolic counting pass (by product bound)
   std::vector<BinUse> fill_bins;     ///< symbolic structure pass (by column sets)

@@ -16,7 +16,7 @@ const char* usage =
     "usage: gustav <command> [arguments]\n"
     "\n"
     "  multiply A [B] [-o C.mtx] [--space serial|openmp|cuda] [--reps N] [--json FILE]\n"
-    "           [--unsorted] [--accumulator automatic|hash|dense] [--compression automatic|always|never]\n"
+    "           [--unsorted] [--accumulator automatic|hash|dense|mcr|mcw] [--compression automatic|always|never]\n"
     "           [--kernel-times] [--memory-budget BYTES[K|M|G]] [--offsets auto|32|64]\n"
     "           [--check-rows N] [--keep-positions]\n"
     "      C = A * B (B defaults to A). A and B are Matrix Market files or generator\n"

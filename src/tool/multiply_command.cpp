@@ -1,5 +1,5 @@
 // gustav multiply A.mtx|SPEC [B.mtx|SPEC] [-o C.mtx] [--space S] [--reps N]
-//                 [--json FILE] [--unsorted] [--accumulator automatic|hash|dense]
+//                 [--json FILE] [--unsorted] [--accumulator automatic|hash|dense|mcr|mcw]
 //                 [--compression automatic|always|never] [--keep-positions]
 //                 [--kernel-times] [--timeline]
 // Multiplies, prints a summary (rows, nnz, products, nnz(C), times, GFLOP/s,
@@ -68,6 +68,10 @@ void print_summary(const Operands& ops, const std::string& space, const Summary&
   std::printf("reuse        %.3f ms  %.2f GFLOP/s (numeric only, plan reused)\n", ms(bench::median(s.m.reuse)),
               bench::median(s.m.reuse) > 0 ? flops / bench::median(s.m.reuse) / 1e9 : 0.0);
   std::printf("compression  %s, ratio %.3f\n", s.stats.compressed ? "on" : "off", s.stats.compression_ratio);
+  std::printf("accumulator  %s\n", s.stats.accumulator.c_str());
+  if (s.stats.colours > 0)
+    std::printf("colours      %lld of C's rows, %lld a group, %lld groups\n", (long long)s.stats.colours,
+                (long long)s.stats.colours_per_group, (long long)s.stats.colour_groups);
   std::printf("temp memory  symbolic %.2f MiB, numeric %.2f MiB\n", s.stats.symbolic_peak_temp_bytes / 1048576.0,
               s.stats.numeric_peak_temp_bytes / 1048576.0);
   if (s.stats.positions_bytes > 0)

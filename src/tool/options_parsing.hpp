@@ -35,7 +35,9 @@ inline SpgemmOptions parse_spgemm_options(const Arguments& args) {
   if (acc == "automatic") o.accumulator = Accumulator::automatic;
   else if (acc == "hash") o.accumulator = Accumulator::hash;
   else if (acc == "dense") o.accumulator = Accumulator::dense;
-  else throw UsageError{"--accumulator must be automatic, hash or dense, got '" + acc + "'"};
+  else if (acc == "mcr") o.accumulator = Accumulator::mcr;
+  else if (acc == "mcw") o.accumulator = Accumulator::mcw;
+  else throw UsageError{"--accumulator must be automatic, hash, dense, mcr or mcw, got '" + acc + "'"};
   const std::string comp = args.get("compression", "automatic");
   if (comp == "automatic") o.compression = Compression::automatic;
   else if (comp == "always") o.compression = Compression::always;

@@ -41,6 +41,7 @@ struct Tally {
   std::int64_t failures = 0;
   std::int64_t compressed = 0;        ///< cases whose symbolic phase ran on a compressed B
   std::int64_t dense = 0;             ///< cases that used the dense accumulator
+  std::int64_t coloured = 0;          ///< cases that used a colouring numeric phase (mcr, mcw)
   std::map<std::string, std::int64_t> bins;  ///< "phase bin" -> cases with rows in it
   double slowest_ms = 0;                      ///< the slowest case, to keep the run fast
   std::string slowest;
@@ -60,7 +61,7 @@ class DifferentialReport : public ::testing::Environment {
               << ", " << t.failures << " failed; slowest " << t.slowest_ms << " ms (" << t.slowest << ")\n";
     if (t.bins.empty()) return;
     std::cout << "[ differential ] reuse cases with B compressed: " << t.compressed
-              << ", with the dense accumulator: " << t.dense << "\n";
+              << ", with the dense accumulator: " << t.dense << ", coloured (mcr, mcw): " << t.coloured << "\n";
     for (const char* phase : {"count", "fill", "numeric"}) {
       std::cout << "[ differential ] reuse cases per " << phase << " bin:";
       for (const auto& [bin, n] : t.bins)
@@ -157,7 +158,9 @@ class Differential : public ::testing::Test {
       if (++failures <= failures_shown)
         ADD_FAILURE() << test << ": case with seed " << seed << " failed: " << result.message() << "\n"
                       << describe(c) << "  on " << TestSpace::name()
-                      << (test_space_is_host ? "" : " (the accumulator and cpu_mapping options do not apply)")
+                      << (test_space_is_host ? ""
+                                             : " (cpu_mapping and the automatic, hash and dense accumulators do not "
+                                               "apply)")
                       << "\n  replay: GUSTAV_DIFFERENTIAL_SEED=" << seed << " --gtest_filter='" << test << "'";
     }
     if (failures > failures_shown)
@@ -168,6 +171,7 @@ class Differential : public ::testing::Test {
     Tally& t = tally();
     t.compressed += stats.compressed ? 1 : 0;
     t.dense += stats.accumulator == "dense" ? 1 : 0;
+    t.coloured += stats.accumulator == "mcr" || stats.accumulator == "mcw" ? 1 : 0;
     auto bins = [&](const char* phase, const std::vector<BinUse>& uses) {
       for (const auto& b : uses)
         if (b.rows > 0) ++t.bins[std::string(phase) + " " + b.name];

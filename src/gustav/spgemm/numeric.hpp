@@ -8,6 +8,7 @@
 #include "gustav/common/allocation.hpp"
 #include "gustav/errors.hpp"
 #include "gustav/plan.hpp"
+#include "gustav/spgemm/colour_numeric.hpp"
 #include "gustav/spgemm/hierarchical_phases.hpp"
 #include "gustav/spgemm/kernel_errors.hpp"
 #include "gustav/spgemm/mapping.hpp"
@@ -47,6 +48,16 @@ template <class Types, class ExecSpace, class Plan, class AIn, class BIn, class 
 void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const BIn& B, const CValues& c_values,
                   const char* who, bool indices_checked) {
   check_plan_matches(plan, A, B, who);
+  if (plan.schedule_.colours.used) {
+    // Its kernel indexes the colour arrays by B's columns: the O(nnz) checks
+    // as on the thread-per-row mapping.
+    const bool full = plan.options_.validate_indices && !indices_checked;
+    validate_csr(space, A, who, "A", true, full);
+    validate_csr(space, B, who, "B", true, full && !same_structure(A, B));
+    check_values_extent(plan, c_values, who);
+    numeric_by_colour<Types>(space, plan, A, B, c_values, who);
+    return;
+  }
   if (plan.schedule_.hierarchical.used) {
     validate_csr_extents(A, who, "A", true);
     validate_csr_extents(B, who, "B", true);

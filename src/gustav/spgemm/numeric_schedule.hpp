@@ -4,13 +4,15 @@
 /// pool sizes. Computed once, reused by every numeric call.
 ///
 /// `tiers`, `binning` and `pools` serve the CPU's thread-per-row mapping;
-/// `hierarchical` the team / worker / lane mapping (GPUs).
+/// `hierarchical` the team / worker / lane mapping (GPUs); `colours` the
+/// colouring numeric phase on either.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <vector>
 
 #include "gustav/analysis/row_bins.hpp"
 #include "gustav/analysis/tiers.hpp"
+#include "gustav/colouring/colour_schedule.hpp"
 #include "gustav/spgemm/product_positions.hpp"
 #include "gustav/spgemm/tier_kernel.hpp"
 
@@ -35,6 +37,9 @@ struct HierarchicalSchedule {
 template <class Device, class Ordinal>
 struct NumericSchedule {
   HierarchicalSchedule<Device, Ordinal> hierarchical;
+  /// The colouring numeric phase's (Accumulator::mcr / mcw): when used, it
+  /// replaces the schedules of both mappings.
+  ColourSchedule<Device, Ordinal> colours;
   std::vector<Tier> tiers;
   Binning<Device, Ordinal> binning;
   PoolSizing pools;

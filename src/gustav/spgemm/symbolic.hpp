@@ -5,6 +5,7 @@
 /// itself is released before it returns; the plan keeps C's row map and
 /// entries and the numeric binning.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <sstream>
@@ -275,6 +276,37 @@ template <class ExecSpace, class Input>
   throw internal_error(std::string(who) + ": " + name + " was found malformed, but its checks found no fault");
 }
 
+/// Whether the options ask for the colouring numeric phase.
+inline bool colouring_numeric(const SpgemmOptions& options) {
+  return options.accumulator == Accumulator::mcr || options.accumulator == Accumulator::mcw;
+}
+
+/// Adds the colour schedule to a plan whose structure is made.
+template <class ExecSpace, class Plan>
+void plan_colours(const ExecSpace& space, Plan& plan) {
+  using Ordinal = typename Plan::ordinal_type;
+  auto& stats = plan.stats_;
+  const bool by_colour = plan.options_.accumulator == Accumulator::mcw;
+  TempMemory temp;
+  temp.set_budget(plan.options_.memory_budget_bytes);
+  // The numeric phase holds the arrays beside the schedule's two lists;
+  // without a budget, within the cap the pools have.
+  const std::size_t lists = static_cast<std::size_t>(plan.a_rows_) * (sizeof(Ordinal) + sizeof(int));
+  const std::size_t budget = plan.options_.memory_budget_bytes;
+  const std::size_t room =
+      budget == 0 ? PoolSizing{}.max_bytes : (budget > lists ? budget - lists : 0);
+  plan.schedule_.colours = make_colour_schedule<ExecSpace, Ordinal>(
+      space, plan.a_rows_, plan.b_cols_, plan.c_row_map_, plan.c_entries_, stats.products, plan.a_nnz_, by_colour,
+      room, temp);
+  const auto& s = plan.schedule_.colours;
+  stats.accumulator = by_colour ? "mcw" : "mcr";
+  stats.colours = s.colours;
+  stats.colours_per_group = s.colours_per_group;
+  stats.colour_groups = static_cast<std::int64_t>(s.group_offsets.size()) - 1;
+  stats.numeric_bins.clear();
+  stats.symbolic_peak_temp_bytes = std::max(stats.symbolic_peak_temp_bytes, temp.peak());
+}
+
 /// The symbolic phase. With `values`, also the numeric phase, into a new
 /// array of C's values (gustav::multiply): on the hierarchical mapping the
 /// two then share one walk over the products.
@@ -286,6 +318,18 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   using COffset = typename Types::c_offset_type;
   using Device = typename Types::device_type;
   using Plan = SpgemmPlan<ExecSpace, COffset, Ordinal>;
+
+  if (colouring_numeric(options)) {
+    // C's structure as the default makes it (no values: the numeric phase
+    // is the colouring one), then the colours.
+    SpgemmOptions structure = options;
+    structure.accumulator = Accumulator::automatic;
+    structure.keep_product_positions = false;
+    Plan plan = symbolic_impl<Types>(space, A, B, structure, who, check_values);
+    plan.options_ = options;
+    plan_colours(space, plan);
+    return plan;
+  }
 
   if (A.num_cols != B.num_rows) {
     std::ostringstream s;
