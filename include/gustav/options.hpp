@@ -30,8 +30,12 @@ enum class Accumulator {
   /// by row index (neighbouring threads read neighbouring rows of A). Costs
   /// the colouring in gustav::symbolic (plus a check of it), and in every
   /// numeric call one launch per group; power-law products, whose hub
-  /// columns force many colours, take many groups. keep_product_positions
-  /// is ignored.
+  /// columns force many colours, take many groups. gustav::symbolic refuses
+  /// (gustav::invalid_input) a product whose colouring would visit more
+  /// than 64 pairs of rows sharing a column per product (plus 2^24): the
+  /// colouring's cost grows with the square of the rows holding a column,
+  /// and on power-law products it is many times the product's.
+  /// keep_product_positions is ignored.
   mcr,
   /// As `mcr`, with each group's rows ordered by colour, then row index
   /// (seed 002's KKMCW: neighbouring threads write the same colour's array).

@@ -2,9 +2,12 @@
 // and KKMCW) on every backend: one-shot and planned products against the
 // reference, reuse, the shapes that have no rows, columns or entries, hub
 // columns that force a colour per row and many groups, a memory budget that
-// takes fewer colours at a time, and a structure that changed under the plan.
+// takes fewer colours at a time, a structure that changed under the plan,
+// and a product whose colouring would cost too much.
 #include <algorithm>
+#include <cstdint>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "gustav/colouring/colour_schedule.hpp"
@@ -113,6 +116,25 @@ TYPED_TEST(ColouringNumeric, HubColumnNeedsAColourPerRowAndManyGroups) {
   EXPECT_GT(plan.stats().colour_groups, 1);
 }
 
+TYPED_TEST(ColouringNumeric, HubHeldByEveryRowOfALargeProductIsRefused) {
+  // Every one of 5,000 rows of H*H holds column 0: 25 million row pairs for
+  // 15,000 products, past the colouring's limit.
+  const auto H = this->hub_column(5000);
+  for (const Accumulator a : colouring_accumulators) {
+    SCOPED_TRACE(name_of_colouring(a));
+    try {
+      TestFixture::Run::symbolic(this->device(H), this->device(H), this->options_for(a));
+      ADD_FAILURE() << "gustav::symbolic coloured a product past the limit";
+    } catch (const gustav::invalid_input& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find("gustav::symbolic"), std::string::npos) << message;
+      EXPECT_NE(message.find("Accumulator::automatic"), std::string::npos) << message;
+    }
+    EXPECT_THROW(TestFixture::Run::multiply(this->device(H), this->device(H), this->options_for(a)),
+                 gustav::invalid_input);
+  }
+}
+
 TYPED_TEST(ColouringNumeric, StatsDescribeAValidColouring) {
   const auto A = this->random(400, 400, 5, 419);
   const auto reference = reference_multiply(A, A);
@@ -168,6 +190,17 @@ TEST(ColouringSchedule, ColoursPerGroupFollowEntriesPerColumnAndRoom) {
   EXPECT_EQ(detail::colours_per_group_for(100, 6400, 100, 400, 100), 1);
   EXPECT_EQ(detail::colours_per_group_for(100, 0, 100, 400, std::size_t(1) << 30), 1);
   EXPECT_EQ(detail::colours_per_group_for(1, 50, 0, 0, 0), 1);
+}
+
+TEST(ColouringSchedule, WorkLimitScalesWithTheProduct) {
+  // 64 row pairs per product (or per entry of C, where there are more),
+  // beyond an allowance of 2^24.
+  const double allowance = double(std::int64_t(1) << 24);
+  EXPECT_TRUE(detail::colouring_within_limit(allowance, 0, 0));
+  EXPECT_FALSE(detail::colouring_within_limit(allowance + 1, 0, 0));
+  EXPECT_TRUE(detail::colouring_within_limit(allowance + 64.0 * 1000, 1000, 10));
+  EXPECT_FALSE(detail::colouring_within_limit(allowance + 64.0 * 1000 + 1, 1000, 10));
+  EXPECT_TRUE(detail::colouring_within_limit(allowance + 64.0 * 5000, 1000, 5000));
 }
 
 TYPED_TEST(ColouringNumeric, MemoryBudgetBoundsTheColourArrays) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "gustav/colouring/colour_rows.hpp"
+#include "gustav/colouring/colouring_work.hpp"
 #include "gustav/common/allocation.hpp"
 #include "gustav/errors.hpp"
 #include "gustav/spgemm/kernel_errors.hpp"
@@ -102,19 +103,23 @@ struct ClaimColumns {
 };
 
 /// Builds the schedule for the structure (row_map, entries) of C, whose
-/// rows take `products` products over `a_nnz` entries of A; `by_colour` lists rows by colour
-/// within a group (KKMCW), else by row (KKMCR). Checks the colouring with
-/// arrays from `temp` (within its budget). `array_room` caps the bytes of
-/// the arrays the numeric phase will hold at once.
+/// rows take `products` products over `a_nnz` entries of A; `by_colour`
+/// lists rows by colour within a group (KKMCW), else by row (KKMCR).
+/// Refuses, naming `who`, a product whose colouring would cost far more
+/// than the product (colouring_work.hpp). Checks the colouring with arrays
+/// from `temp` (within its budget). `array_room` caps the bytes of the
+/// arrays the numeric phase will hold at once.
 template <class ExecSpace, class Ordinal, class RowMap, class Entries>
 ColourSchedule<typename RowMap::device_type, Ordinal> make_colour_schedule(
     const ExecSpace& space, std::int64_t num_rows, std::int64_t num_cols, const RowMap& row_map,
-    const Entries& entries, std::int64_t products, std::int64_t a_nnz, bool by_colour, std::size_t array_room, TempMemory& temp) {
+    const Entries& entries, std::int64_t products, std::int64_t a_nnz, bool by_colour, std::size_t array_room,
+    const char* who, TempMemory& temp) {
   using Device = typename RowMap::device_type;
   using Offset = std::remove_const_t<typename RowMap::value_type>;
   ColourSchedule<Device, Ordinal> s;
   s.used = true;
   const std::int64_t nnz = static_cast<std::int64_t>(entries.extent(0));
+  check_colouring_work(space, entries, num_cols, products, who, temp);
   auto colours = colour_rows(space, num_rows, num_cols, row_map, entries).colour;
   auto host_colours = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), colours);
   std::int64_t count = num_rows > 0 ? 1 : 0;

@@ -283,7 +283,7 @@ inline bool colouring_numeric(const SpgemmOptions& options) {
 
 /// Adds the colour schedule to a plan whose structure is made.
 template <class ExecSpace, class Plan>
-void plan_colours(const ExecSpace& space, Plan& plan) {
+void plan_colours(const ExecSpace& space, Plan& plan, const char* who) {
   using Ordinal = typename Plan::ordinal_type;
   auto& stats = plan.stats_;
   const bool by_colour = plan.options_.accumulator == Accumulator::mcw;
@@ -297,7 +297,7 @@ void plan_colours(const ExecSpace& space, Plan& plan) {
       budget == 0 ? PoolSizing{}.max_bytes : (budget > lists ? budget - lists : 0);
   plan.schedule_.colours = make_colour_schedule<ExecSpace, Ordinal>(
       space, plan.a_rows_, plan.b_cols_, plan.c_row_map_, plan.c_entries_, stats.products, plan.a_nnz_, by_colour,
-      room, temp);
+      room, who, temp);
   const auto& s = plan.schedule_.colours;
   stats.accumulator = by_colour ? "mcw" : "mcr";
   stats.colours = s.colours;
@@ -327,7 +327,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
     structure.keep_product_positions = false;
     Plan plan = symbolic_impl<Types>(space, A, B, structure, who, check_values);
     plan.options_ = options;
-    plan_colours(space, plan);
+    plan_colours(space, plan, who);
     return plan;
   }
 
