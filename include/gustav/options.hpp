@@ -35,7 +35,9 @@ enum class Accumulator {
   /// than 64 pairs of rows sharing a column per product (plus 2^24): the
   /// colouring's cost grows with the square of the rows holding a column,
   /// and on power-law products it is many times the product's.
-  /// keep_product_positions is ignored.
+  /// keep_product_positions is ignored. Slower than the defaults on every
+  /// product measured so far, one-shot and reuse (README, Performance): a
+  /// reference point for cross-architecture comparisons.
   mcr,
   /// As `mcr`, with each group's rows ordered by colour, then row index
   /// (seed 002's KKMCW: neighbouring threads write the same colour's array).
