@@ -64,30 +64,48 @@ inline std::int64_t colours_per_group_for(std::int64_t colours, std::int64_t nnz
   return std::max<std::int64_t>(1, std::min({wanted, colours, fitting}));
 }
 
+/// One group of a schedule as its kernels see it: the group's listed rows,
+/// each with its colour's array (`positions` holds a group's arrays of
+/// `cols` offsets one after another).
+template <class Order, class Slots, class Positions>
+struct ColourGroup {
+  using Offset = typename Positions::value_type;
+  using device_type = typename Positions::device_type;
+  Order order;
+  Slots slots;
+  Positions positions;
+  std::int64_t cols = 0;
+  std::int64_t begin = 0;  ///< the group's first listed row
+  std::int64_t rows = 0;   ///< the group's rows
+  int rows_per_worker = 1;
+
+  /// Calls f(row, marks) for every row of the group the calling worker
+  /// owns, `marks` pointing at the row's colour's array.
+  template <class Member, class F>
+  KOKKOS_INLINE_FUNCTION void for_each_row(const Member& team, const F& f) const {
+    for_each_worker_row(team, rows, rows_per_worker, [&](std::int64_t i) {
+      Offset* marks = positions.data() + static_cast<std::int64_t>(slots(begin + i)) * cols;
+      f(static_cast<std::int64_t>(order(begin + i)), marks);
+    });
+  }
+};
+
 /// Marks (or, with `clear`, unmarks) the columns of a group's rows in their
 /// colours' arrays; a column found marked by another row of its colour
 /// sets `conflicts`.
-template <class ExecSpace, class RowMap, class Entries, class Order, class Slots, class Positions>
+template <class ExecSpace, class RowMap, class Entries, class Group>
 struct ClaimColumns {
   using Offset = std::remove_const_t<typename RowMap::value_type>;
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
   RowMap row_map;
   Entries entries;
-  Order order;
-  Slots slots;
-  Positions positions;
-  Kokkos::View<int, typename Positions::device_type> conflicts;
-  std::int64_t cols = 0;
-  std::int64_t begin = 0;  ///< the group's first listed row
-  std::int64_t rows = 0;   ///< the group's rows
-  int rows_per_worker = 1;
+  Group group;
+  Kokkos::View<int, typename Group::device_type> conflicts;
   bool clear = false;
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    for_each_worker_row(team, rows, rows_per_worker, [&](std::int64_t i) {
-      const std::int64_t row = static_cast<std::int64_t>(order(begin + i));
-      Offset* marks = positions.data() + static_cast<std::int64_t>(slots(begin + i)) * cols;
+    group.for_each_row(team, [&](std::int64_t row, Offset* marks) {
       const auto start = row_map(row), end = row_map(row + 1);
       WorkerLevel::for_each(team, static_cast<std::int64_t>(end - start), [&](std::int64_t q) {
         Offset* mark = marks + static_cast<std::int64_t>(entries(start + q));
@@ -175,15 +193,16 @@ ColourSchedule<typename RowMap::device_type, Ordinal> make_colour_schedule(
       static_cast<std::size_t>(s.colours_per_group) * static_cast<std::size_t>(num_cols), false);
   Kokkos::deep_copy(space, positions, unmarked_position<Offset>());
   auto conflicts = make_error_flag<Device>(space, "gustav::colouring::conflicts");
-  using Claim = ClaimColumns<ExecSpace, RowMap, Entries, decltype(s.order), decltype(s.slots), decltype(positions)>;
+  using Group = ColourGroup<decltype(s.order), decltype(s.slots), decltype(positions)>;
+  using Claim = ClaimColumns<ExecSpace, RowMap, Entries, Group>;
   for (std::int64_t g = 0; g < groups; ++g) {
-    Claim claim{row_map, entries, s.order, s.slots, positions, conflicts, num_cols, s.group_offsets[g],
-                s.group_offsets[g + 1] - s.group_offsets[g], 1, false};
-    if (claim.rows == 0) continue;
     RowMapping m = s.mapping;
-    m.rows_per_worker = is_host_space<ExecSpace>() ? m.rows_per_worker : 1;
-    claim.rows_per_worker = m.rows_per_worker;
-    const auto policy = row_policy<ExecSpace, Claim, typename Claim::Policy>(space, m, claim.rows, claim);
+    Claim claim{row_map, entries,
+                Group{s.order, s.slots, positions, num_cols, s.group_offsets[g],
+                      s.group_offsets[g + 1] - s.group_offsets[g], m.rows_per_worker},
+                conflicts, false};
+    if (claim.group.rows == 0) continue;
+    const auto policy = row_policy<ExecSpace, Claim, typename Claim::Policy>(space, m, claim.group.rows, claim);
     Kokkos::parallel_for("gustav::colouring::check", policy, claim);
     claim.clear = true;
     Kokkos::parallel_for("gustav::colouring::check_clear", policy, claim);

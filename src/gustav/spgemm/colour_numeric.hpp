@@ -25,7 +25,7 @@
 
 namespace gustav::detail {
 
-template <class ExecSpace, class Types, class Order, class Slots, class Positions>
+template <class ExecSpace, class Types, class Group>
 struct ColourNumericRows {
   using Offset = typename Types::c_offset_type;
   using Scalar = typename Types::scalar_type;
@@ -43,21 +43,13 @@ struct ColourNumericRows {
   Kokkos::View<const Offset*, typename Types::device_type> c_row_map;
   Kokkos::View<const typename Types::ordinal_type*, typename Types::device_type> c_entries;
   typename Types::c_values c_values;
-  Order order;
-  Slots slots;
-  Positions positions;
+  Group group;
   Kokkos::View<int, typename Types::device_type> errors;
-  std::int64_t cols = 0;
-  std::int64_t begin = 0;  ///< the group's first listed row
-  std::int64_t rows = 0;   ///< the group's rows
-  int rows_per_worker = 1;
   std::int64_t prefetch_limit = 0;  ///< rows of B fetched ahead up to this entry of A (CPUs; 0: none)
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    for_each_worker_row(team, rows, rows_per_worker, [&](std::int64_t i) {
-      const std::int64_t row = static_cast<std::int64_t>(order(begin + i));
-      Offset* marks = positions.data() + static_cast<std::int64_t>(slots(begin + i)) * cols;
+    group.for_each_row(team, [&](std::int64_t row, Offset* marks) {
       const Offset start = c_row_map(row), end = c_row_map(row + 1);
       const auto n = static_cast<std::int64_t>(end - start);
       WorkerLevel::for_each(team, n, [&](std::int64_t q) {
@@ -98,7 +90,8 @@ void numeric_by_colour(const ExecSpace& space, const Plan& plan, const AIn& A, c
       static_cast<std::size_t>(s.colours_per_group) * static_cast<std::size_t>(plan.b_cols_), false);
   Kokkos::deep_copy(space, positions, unmarked_position<Offset>());
   auto errors = make_error_flag<Device>(space, "gustav::numeric::errors");
-  using Kernel = ColourNumericRows<ExecSpace, Types, decltype(s.order), decltype(s.slots), decltype(positions)>;
+  using Group = ColourGroup<decltype(s.order), decltype(s.slots), decltype(positions)>;
+  using Kernel = ColourNumericRows<ExecSpace, Types, Group>;
   Kernel k;
   k.a_row_map = A.row_map;
   k.a_entries = A.entries;
@@ -109,20 +102,16 @@ void numeric_by_colour(const ExecSpace& space, const Plan& plan, const AIn& A, c
   k.c_row_map = plan.c_row_map_;
   k.c_entries = plan.c_entries_;
   k.c_values = c_values;
-  k.order = s.order;
-  k.slots = s.slots;
-  k.positions = positions;
+  k.group = Group{s.order, s.slots, positions, plan.b_cols_, 0, 0, s.mapping.rows_per_worker};
   k.errors = errors;
-  k.cols = plan.b_cols_;
   k.prefetch_limit = is_host_space<ExecSpace>() ? plan.schedule_.prefetch_limit : 0;
   for (std::size_t g = 0; g + 1 < s.group_offsets.size(); ++g) {
-    k.begin = s.group_offsets[g];
-    k.rows = s.group_offsets[g + 1] - s.group_offsets[g];
-    if (k.rows == 0) continue;
+    k.group.begin = s.group_offsets[g];
+    k.group.rows = s.group_offsets[g + 1] - s.group_offsets[g];
+    if (k.group.rows == 0) continue;
     RowMapping m = s.mapping;
-    k.rows_per_worker = m.rows_per_worker;
     Kokkos::parallel_for("gustav::numeric::colour_group",
-                         row_policy<ExecSpace, Kernel, typename Kernel::Policy>(space, m, k.rows, k), k);
+                         row_policy<ExecSpace, Kernel, typename Kernel::Policy>(space, m, k.group.rows, k), k);
   }
   raise_kernel_errors(space, errors, who);
   temp.release(positions);
