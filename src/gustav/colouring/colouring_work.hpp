@@ -37,7 +37,7 @@ struct CountColumnRows {
   Entries entries;
   Counts counts;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t q) const {
-    Kokkos::atomic_increment(&counts(static_cast<std::int64_t>(entries(q))));
+    Kokkos::atomic_add(&counts(static_cast<std::int64_t>(entries(q))), std::int64_t(1));
   }
 };
 
