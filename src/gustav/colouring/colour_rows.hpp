@@ -10,45 +10,27 @@
 #include <KokkosKernels_Handle.hpp>
 #include <cstdint>
 #include <string>
+#include <type_traits>
+#include <vector>
 
-#include "gustav/common/allocation.hpp"
 #include "gustav/errors.hpp"
 
 namespace gustav::detail {
 
-/// Colours of the rows of a structure: `colour(i)` in [0, count).
-template <class Device>
-struct RowColours {
-  Kokkos::View<std::int64_t*, Device> colour;
-  std::int64_t count = 0;
-};
-
-/// Copies KokkosGraph's colours (1-based) into Gustav's (0-based, 64-bit).
-template <class In, class Out>
-struct ZeroBasedColours {
-  In in;
-  Out out;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { out(i) = static_cast<std::int64_t>(in(i)) - 1; }
-};
-
 /// Colours the `num_rows` rows of the structure (row_map, entries) over
-/// `num_cols` columns. A structure without entries needs one colour.
-/// KokkosGraph allocates its own temporaries (the transpose of the
-/// structure among them), outside Gustav's memory budget.
+/// `num_cols` columns, on the host and 0-based (KokkosGraph's are 1-based;
+/// the schedule that orders the rows by colour is built on the host). A
+/// structure without entries needs one colour. KokkosGraph allocates its
+/// own temporaries (the transpose of the structure among them), outside
+/// Gustav's memory budget.
 template <class ExecSpace, class RowMap, class Entries>
-RowColours<typename RowMap::device_type> colour_rows(const ExecSpace& space, std::int64_t num_rows,
-                                                     std::int64_t num_cols, const RowMap& row_map,
-                                                     const Entries& entries) {
-  using Device = typename RowMap::device_type;
+std::vector<std::int64_t> colour_rows(const ExecSpace& space, std::int64_t num_rows, std::int64_t num_cols,
+                                      const RowMap& row_map, const Entries& entries) {
   using Offset = std::remove_const_t<typename RowMap::value_type>;
   using Ordinal = std::remove_const_t<typename Entries::value_type>;
-  using MemorySpace = typename Device::memory_space;
-  RowColours<Device> result;
-  result.colour = allocate_view<Kokkos::View<std::int64_t*, Device>>(space, "gustav::colouring::colours",
-                                                                     static_cast<std::size_t>(num_rows), true);
-  if (num_rows == 0) return result;
-  result.count = 1;
-  if (entries.extent(0) == 0) return result;
+  using MemorySpace = typename RowMap::device_type::memory_space;
+  std::vector<std::int64_t> colour(static_cast<std::size_t>(num_rows), 0);
+  if (num_rows == 0 || entries.extent(0) == 0) return colour;
 
   // KokkosGraph runs on the default instance of ExecSpace: what `space` has
   // queued must be done first.
@@ -64,15 +46,11 @@ RowColours<typename RowMap::device_type> colour_rows(const ExecSpace& space, std
     handle.destroy_distance2_graph_coloring_handle();
     throw allocation_error(std::string("gustav::colouring: KokkosGraph's distance-2 colouring failed: ") + e.what());
   }
-  auto* colouring = handle.get_distance2_graph_coloring_handle();
-  const auto colours = colouring->get_vertex_colors();
-  result.count = static_cast<std::int64_t>(colouring->get_num_colors());
-  Kokkos::parallel_for("gustav::colouring::zero_based",
-                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, num_rows),
-                       ZeroBasedColours<decltype(colours), decltype(result.colour)>{colours, result.colour});
-  space.fence();
+  const auto host = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(), handle.get_distance2_graph_coloring_handle()->get_vertex_colors());
   handle.destroy_distance2_graph_coloring_handle();
-  return result;
+  for (std::int64_t i = 0; i < num_rows; ++i) colour[static_cast<std::size_t>(i)] = static_cast<std::int64_t>(host(i)) - 1;
+  return colour;
 }
 
 }  // namespace gustav::detail

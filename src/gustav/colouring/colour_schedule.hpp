@@ -138,12 +138,11 @@ ColourSchedule<typename RowMap::device_type, Ordinal> make_colour_schedule(
   s.used = true;
   const std::int64_t nnz = static_cast<std::int64_t>(entries.extent(0));
   check_colouring_work(space, entries, num_cols, products, who, temp);
-  auto colours = colour_rows(space, num_rows, num_cols, row_map, entries).colour;
-  auto host_colours = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), colours);
+  const std::vector<std::int64_t> colours = colour_rows(space, num_rows, num_cols, row_map, entries);
   std::int64_t count = num_rows > 0 ? 1 : 0;
-  for (std::int64_t i = 0; i < num_rows; ++i) {
-    if (host_colours(i) < 0) throw internal_error("gustav::colouring: KokkosGraph left a row of C uncoloured");
-    count = std::max(count, host_colours(i) + 1);
+  for (const std::int64_t c : colours) {
+    if (c < 0) throw internal_error("gustav::colouring: KokkosGraph left a row of C uncoloured");
+    count = std::max(count, c + 1);
   }
   s.colours = count;
   const std::size_t array_bytes = static_cast<std::size_t>(std::max<std::int64_t>(num_cols, 1)) * sizeof(Offset);
@@ -156,7 +155,7 @@ ColourSchedule<typename RowMap::device_type, Ordinal> make_colour_schedule(
   const std::int64_t per_bucket = by_colour ? 1 : s.colours_per_group;
   const std::int64_t buckets = count > 0 ? (count + per_bucket - 1) / per_bucket : 0;
   std::vector<std::int64_t> bucket_start(static_cast<std::size_t>(buckets) + 1, 0);
-  for (std::int64_t i = 0; i < num_rows; ++i) bucket_start[static_cast<std::size_t>(host_colours(i) / per_bucket) + 1]++;
+  for (const std::int64_t c : colours) bucket_start[static_cast<std::size_t>(c / per_bucket) + 1]++;
   for (std::int64_t b = 0; b < buckets; ++b) bucket_start[b + 1] += bucket_start[b];
   s.group_offsets.assign(static_cast<std::size_t>(groups) + 1, 0);
   for (std::int64_t g = 0; g <= groups; ++g) {
@@ -169,14 +168,13 @@ ColourSchedule<typename RowMap::device_type, Ordinal> make_colour_schedule(
   auto host_slots = Kokkos::create_mirror_view(s.slots);
   std::vector<std::int64_t> next(bucket_start.begin(), bucket_start.end() - 1);
   for (std::int64_t i = 0; i < num_rows; ++i) {
-    const std::int64_t c = host_colours(i);
+    const std::int64_t c = colours[static_cast<std::size_t>(i)];
     const std::int64_t at = next[static_cast<std::size_t>(c / per_bucket)]++;
     host_order(at) = static_cast<Ordinal>(i);
     host_slots(at) = static_cast<int>(c % s.colours_per_group);
   }
   Kokkos::deep_copy(space, s.order, host_order);
   Kokkos::deep_copy(space, s.slots, host_slots);
-  colours = decltype(colours)();
 
   // Lanes for the rows of B that share a worker; on CPUs a chunk of rows
   // of about a thousand products per thread.

@@ -48,17 +48,7 @@ template <class Types, class ExecSpace, class Plan, class AIn, class BIn, class 
 void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const BIn& B, const CValues& c_values,
                   const char* who, bool indices_checked) {
   check_plan_matches(plan, A, B, who);
-  if (plan.schedule_.colours.used) {
-    // Its kernel indexes the colour arrays by B's columns: the O(nnz) checks
-    // as on the thread-per-row mapping.
-    const bool full = plan.options_.validate_indices && !indices_checked;
-    validate_csr(space, A, who, "A", true, full);
-    validate_csr(space, B, who, "B", true, full && !same_structure(A, B));
-    check_values_extent(plan, c_values, who);
-    numeric_by_colour<Types>(space, plan, A, B, c_values, who);
-    return;
-  }
-  if (plan.schedule_.hierarchical.used) {
+  if (plan.schedule_.hierarchical.used && !plan.schedule_.colours.used) {
     validate_csr_extents(A, who, "A", true);
     validate_csr_extents(B, who, "B", true);
     check_values_extent(plan, c_values, who);
@@ -66,13 +56,18 @@ void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const 
     return;
   }
   // A structure that changed after the symbolic phase while keeping its shape
-  // and nnz would make the kernels read outside B or C, so numeric repeats the
-  // O(nnz) checks (unless the plan was made with validate_indices = false, or
-  // multiply's symbolic phase has just run them on the same views).
+  // and nnz would make the kernels read outside B or C (the colouring
+  // phase's too: it indexes its arrays by B's columns), so numeric repeats
+  // the O(nnz) checks (unless the plan was made with validate_indices =
+  // false, or multiply's symbolic phase has just run them on the same views).
   const bool full = plan.options_.validate_indices && !indices_checked;
   validate_csr(space, A, who, "A", true, full);
   validate_csr(space, B, who, "B", true, full && !same_structure(A, B));
   check_values_extent(plan, c_values, who);
+  if (plan.schedule_.colours.used) {
+    numeric_by_colour<Types>(space, plan, A, B, c_values, who);
+    return;
+  }
   const auto& schedule = plan.schedule_;
   if (schedule.binning.offsets.empty() || schedule.binning.offsets.back() == 0) return;
 
