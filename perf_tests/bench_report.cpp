@@ -63,7 +63,7 @@ MachineInfo describe_machine(const std::string& space) {
   m.cpu = cpu_model();
   m.gpu = info.device;
   m.cpu_cores = static_cast<int>(std::thread::hardware_concurrency());
-  m.device = space == "cuda" ? m.gpu : m.cpu + ", " + std::to_string(m.cpu_cores) + " hardware threads";
+  m.device = space == "cuda" || space == "hybrid" ? m.gpu : m.cpu + ", " + std::to_string(m.cpu_cores) + " hardware threads";
   m.threads = info.host_threads;
   m.kokkos_version = info.kokkos_version;
   m.gustav_version = info.gustav_version;

@@ -163,9 +163,14 @@ ProductResult bench_product(const Space& space, const Operands& ops, const Bench
     SpgemmOptions positions;
     positions.keep_product_positions = true;
     variants.emplace_back("gustav/positions", positions);
+    // Host and device together (seed 001's HH-CPU), thresholds chosen.
+    SpgemmOptions hybrid;
+    hybrid.co_execution = CoExecution::always;
+    variants.emplace_back("gustav/hybrid", hybrid);
   }
   for (const auto& [name, options] : variants) {
-    if (wants(config, "gustav-variants") || (name == "gustav/positions" && wants(config, "gustav-positions"))) {
+    if (wants(config, "gustav-variants") || (name == "gustav/positions" && wants(config, "gustav-positions")) ||
+        (name == "gustav/hybrid" && wants(config, "gustav-hybrid"))) {
       progress(config, name);
       try {
         auto run = run_gustav(space, A, B, options, name, config.warmups, config.reps);
@@ -290,7 +295,7 @@ int run_bench(const BenchConfig& config) {
       if (ops.A.num_rows > std::numeric_limits<int>::max() || ops.B.num_cols > std::numeric_limits<int>::max())
         throw invalid_input("dimensions beyond 2^31 - 1");
 #if defined(KOKKOS_ENABLE_CUDA)
-      if (config.space == "cuda") r = bench_on(Kokkos::Cuda(), ops, config, device_lost);
+      if (config.space == "cuda" || config.space == "hybrid") r = bench_on(Kokkos::Cuda(), ops, config, device_lost);
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
       if (config.space == "openmp") r = bench_on(Kokkos::OpenMP(), ops, config, device_lost);

@@ -35,7 +35,7 @@ enum class Accumulator {
   /// than 64 pairs of rows sharing a column per product (plus 2^24): the
   /// colouring's cost grows with the square of the rows holding a column,
   /// and on power-law products it is many times the product's.
-  /// keep_product_positions is ignored. Slower than the defaults on every
+  /// keep_product_positions and co_execution are ignored. Slower than the defaults on every
   /// product measured so far, one-shot and reuse (README, Performance): a
   /// reference point for cross-architecture comparisons.
   mcr,
@@ -64,6 +64,29 @@ enum class CpuMapping {
   /// magnitude slower than `automatic` (every row costs several team
   /// barriers and atomics that one thread per row does not need).
   hierarchical,
+};
+
+/// CPU and GPU together on one product (seed 001's HH-CPU), for power-law
+/// inputs whose hub rows make most of the products. Rows of A with at least
+/// SpgemmOptions::heavy_a_row_nnz entries and rows of B with at least
+/// heavy_b_row_nnz are heavy; the host (Kokkos' default host execution
+/// space, OpenMP in a CUDA build) multiplies the heavy rows of A, restricted
+/// to their entries that name heavy rows of B, by those rows of B, while
+/// the device multiplies the rest of A by B; the device then adds the two
+/// into one CSR C. Symbolic and numeric both run split, so reuse works as
+/// usual.
+enum class CoExecution {
+  off,        ///< the execution space alone (the default)
+  /// Split where the row analysis finds heavy rows (rows of at least eight
+  /// times the average length, a share of the products no larger than
+  /// SpgemmOptions::host_share); otherwise, and on host execution spaces,
+  /// as `off`. plan.stats().co_execution says which it did.
+  automatic,
+  /// Always split, with the given thresholds or the chosen ones (even into
+  /// nothing: then the device computes everything). On a host execution
+  /// space both parts run there one after the other: the same result, for
+  /// testing the split.
+  always,
 };
 
 struct SpgemmOptions {
@@ -114,6 +137,20 @@ struct SpgemmOptions {
   /// hierarchical mapping (GPUs) only; ignored by gustav::multiply (it hands
   /// back no plan) and by the CPU's thread-per-row mapping.
   bool keep_product_positions = false;
+
+  /// CPU and GPU together (see CoExecution). The host part's plan follows
+  /// these options except that its rows are always sorted and it keeps no
+  /// product positions; the device part's keeps them where asked.
+  CoExecution co_execution = CoExecution::off;
+  /// Thresholds tA and tB of CoExecution: rows with at least this many
+  /// entries are heavy. 0: chosen from the row analysis (powers of two,
+  /// at least eight times the average row, giving the host at most
+  /// host_share of the products).
+  long long heavy_a_row_nnz = 0;
+  long long heavy_b_row_nnz = 0;
+  /// The host's share of the products that the automatic thresholds aim
+  /// at (at most).
+  double host_share = 0.1;
 };
 
 }  // namespace gustav

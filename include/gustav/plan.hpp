@@ -6,12 +6,17 @@
 /// gustav::numeric as often as their values change.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <memory>
 
 #include "gustav/options.hpp"
 #include "gustav/spgemm/numeric_schedule.hpp"
 #include "gustav/stats.hpp"
 
 namespace gustav {
+namespace detail {
+template <class ExecSpace, class Offset, class Ordinal>
+struct HybridParts;
+}  // namespace detail
 
 template <class ExecSpace, class Offset, class Ordinal>
 class SpgemmPlan {
@@ -47,6 +52,9 @@ class SpgemmPlan {
   detail::NumericSchedule<device_type, Ordinal> schedule_;
   mutable SpgemmStats stats_;  ///< the numeric fields describe the latest numeric call
   SpgemmOptions options_;
+  /// Host and device together (SpgemmOptions::co_execution): the two parts'
+  /// plans and the merge; null otherwise.
+  std::shared_ptr<const detail::HybridParts<ExecSpace, Offset, Ordinal>> hybrid_;
 };
 
 }  // namespace gustav

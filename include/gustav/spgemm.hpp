@@ -83,7 +83,8 @@ auto multiply_for(const ExecSpace& space, const RefA& A, const RefB& B, const Sp
   typename T::types::c_values values;
   auto plan = symbolic_impl<typename T::types>(space, to_input<typename T::a_input>(A),
                                                to_input<typename T::b_input>(B), options, who, true, &values);
-  if (values.data() == nullptr && (!plan.schedule_.hierarchical.used || plan.schedule_.colours.used)) {
+  if (values.data() == nullptr && !plan.hybrid_ &&
+      (!plan.schedule_.hierarchical.used || plan.schedule_.colours.used)) {
     values = allocate_view<typename T::types::c_values>(space, "gustav::numeric::c_values", plan.nnz(), false);
     numeric_for(space, plan, A, B, values, who, true);
   }

@@ -54,6 +54,15 @@ struct SpgemmStats {
   /// Bytes of product positions the plan keeps (SpgemmOptions::
   /// keep_product_positions; 0 otherwise). Part of both peaks above.
   std::size_t positions_bytes = 0;
+
+  /// SpgemmOptions::co_execution: "" (off), "device only" (asked for, but
+  /// the analysis found no heavy part worth the host's time), or "host and
+  /// device"; the thresholds used, the heavy rows of A and of B, and the
+  /// products the host computed (part of `products`).
+  std::string co_execution;
+  std::int64_t heavy_a_row_nnz = 0, heavy_b_row_nnz = 0;
+  std::int64_t heavy_a_rows = 0, heavy_b_rows = 0;
+  std::int64_t host_products = 0;
 };
 
 }  // namespace gustav

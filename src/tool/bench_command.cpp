@@ -2,7 +2,8 @@
 //              [--warmup N] [--json FILE] [--implementations LIST] [--shared DIR]
 // ITEM: a Matrix Market file or a generator spec. --standard adds the
 // standard set, --extended the extended one. LIST: comma-separated from gustav-variants,
-// gustav-positions (the one variant that keeps product positions, GPUs), kk, cusparse
+// gustav-positions (the one variant that keeps product positions, GPUs), gustav-hybrid
+// (host and device together, GPUs; --space hybrid adds it), kk, cusparse
 // (Gustav's default always runs: it is the reference the others are checked
 // against). Exit code 1 when a trusted implementation disagreed or failed.
 #include <unistd.h>
@@ -39,14 +40,17 @@ int bench_command(int argc, char** argv) {
     std::stringstream list(args.get("implementations", ""));
     std::string name;
     while (std::getline(list, name, ',')) {
-      if (name != "gustav-variants" && name != "gustav-positions" && name != "kk" && name != "cusparse")
-        throw UsageError{"--implementations takes gustav-variants, gustav-positions, kk and cusparse, got '" + name +
-                         "'"};
+      if (name != "gustav-variants" && name != "gustav-positions" && name != "gustav-hybrid" && name != "kk" &&
+          name != "cusparse")
+        throw UsageError{"--implementations takes gustav-variants, gustav-positions, gustav-hybrid, kk and cusparse, "
+                         "got '" + name + "'"};
       config.implementations.push_back(name);
     }
   } else {
     config.implementations = {"gustav-variants", "kk", "cusparse"};
   }
+  // --space hybrid: the GPU's products, with the split one (gustav/hybrid) beside them.
+  if (is_hybrid_space(config.space)) config.implementations.push_back("gustav-hybrid");
   config.progress = ::isatty(2);
   const int problems = bench::run_bench(config);
   if (problems > 0) std::fprintf(stderr, "gustav bench: %d product(s) with failures or disagreements\n", problems);

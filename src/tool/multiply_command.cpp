@@ -1,6 +1,7 @@
 // gustav multiply A.mtx|SPEC [B.mtx|SPEC] [-o C.mtx] [--space S] [--reps N]
 //                 [--json FILE] [--unsorted] [--accumulator automatic|hash|dense|mcr|mcw]
 //                 [--compression automatic|always|never] [--keep-positions]
+//                 [--co-execution off|automatic|always] [--heavy-a N] [--heavy-b N] [--host-share F]
 //                 [--kernel-times] [--timeline]
 // Multiplies, prints a summary (rows, nnz, products, nnz(C), times, GFLOP/s,
 // peak temporary memory) and optionally writes C and a JSON record.
@@ -72,6 +73,12 @@ void print_summary(const Operands& ops, const std::string& space, const Summary&
   if (s.stats.colours > 0)
     std::printf("colours      %lld of C's rows, %lld a group, %lld groups\n", (long long)s.stats.colours,
                 (long long)s.stats.colours_per_group, (long long)s.stats.colour_groups);
+  if (!s.stats.co_execution.empty())
+    std::printf("co-execution %s: heavy rows of A %lld (at least %lld entries), of B %lld (at least %lld), "
+                "host products %lld (%.1f%%)\n",
+                s.stats.co_execution.c_str(), (long long)s.stats.heavy_a_rows, (long long)s.stats.heavy_a_row_nnz,
+                (long long)s.stats.heavy_b_rows, (long long)s.stats.heavy_b_row_nnz, (long long)s.stats.host_products,
+                s.stats.products > 0 ? 100.0 * s.stats.host_products / s.stats.products : 0.0);
   std::printf("temp memory  symbolic %.2f MiB, numeric %.2f MiB\n", s.stats.symbolic_peak_temp_bytes / 1048576.0,
               s.stats.numeric_peak_temp_bytes / 1048576.0);
   if (s.stats.positions_bytes > 0)
@@ -102,7 +109,8 @@ std::string json_of(const Operands& ops, const std::string& space, const Summary
 
 int multiply_command(int argc, char** argv) {
   const Arguments args(argc, argv, 2, {"unsorted", "kernel-times", "timeline", "keep-positions"},
-                       {"output", "space", "reps", "json", "accumulator", "compression", "memory-budget", "offsets", "check-rows"});
+                       {"output", "space", "reps", "json", "accumulator", "compression", "memory-budget", "offsets", "check-rows",
+                        "co-execution", "heavy-a", "heavy-b", "host-share"});
   if (args.positional().empty() || args.positional().size() > 2)
     throw UsageError{"multiply needs A (a .mtx file or a generator spec) and optionally B"};
   const auto ops = load_operands(args.positional()[0], args.positional().size() > 1 ? args.positional()[1] : "");

@@ -2,6 +2,7 @@
 // Maps command-line options onto gustav::SpgemmOptions.
 #include <cstddef>
 #include <exception>
+#include <limits>
 #include <string>
 
 #include "arguments.hpp"
@@ -45,6 +46,24 @@ inline SpgemmOptions parse_spgemm_options(const Arguments& args) {
   else throw UsageError{"--compression must be automatic, always or never, got '" + comp + "'"};
   if (args.has("memory-budget")) o.memory_budget_bytes = parse_bytes(args.get("memory-budget", ""));
   o.keep_product_positions = args.has("keep-positions");
+  // --space hybrid splits every product unless --co-execution says otherwise.
+  const std::string co = args.get("co-execution", args.get("space", "") == "hybrid" ? "always" : "off");
+  if (co == "off") o.co_execution = CoExecution::off;
+  else if (co == "automatic") o.co_execution = CoExecution::automatic;
+  else if (co == "always") o.co_execution = CoExecution::always;
+  else throw UsageError{"--co-execution must be off, automatic or always, got '" + co + "'"};
+  o.heavy_a_row_nnz = args.get_int("heavy-a", 0, 0, std::numeric_limits<int>::max());
+  o.heavy_b_row_nnz = args.get_int("heavy-b", 0, 0, std::numeric_limits<int>::max());
+  if (args.has("host-share")) {
+    const std::string text = args.get("host-share", "");
+    try {
+      o.host_share = std::stod(text);
+    } catch (const std::exception&) {
+      o.host_share = -1;
+    }
+    if (!(o.host_share > 0 && o.host_share <= 1))
+      throw UsageError{"--host-share takes a share of the products in (0, 1], got '" + text + "'"};
+  }
   return o;
 }
 

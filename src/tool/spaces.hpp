@@ -12,6 +12,7 @@ inline std::vector<std::string> enabled_spaces() {
   std::vector<std::string> s;
 #if defined(KOKKOS_ENABLE_CUDA)
   s.push_back("cuda");
+  s.push_back("hybrid");  // CUDA with the host's part beside it (SpgemmOptions::co_execution)
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
   s.push_back("openmp");
@@ -22,13 +23,16 @@ inline std::vector<std::string> enabled_spaces() {
   return s;
 }
 
+/// Whether the space named runs products split between host and device.
+inline bool is_hybrid_space(const std::string& name) { return name == "hybrid"; }
+
 /// The GPU when there is one, else OpenMP, else Serial.
 inline std::string default_space() { return enabled_spaces().front(); }
 
 template <class F>
 auto with_space(const std::string& name, F&& f) {
 #if defined(KOKKOS_ENABLE_CUDA)
-  if (name == "cuda") return f(Kokkos::Cuda());
+  if (name == "cuda" || name == "hybrid") return f(Kokkos::Cuda());
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
   if (name == "openmp") return f(Kokkos::OpenMP());

@@ -42,6 +42,7 @@ struct Tally {
   std::int64_t compressed = 0;        ///< cases whose symbolic phase ran on a compressed B
   std::int64_t dense = 0;             ///< cases that used the dense accumulator
   std::int64_t coloured = 0;          ///< cases that used a colouring numeric phase (mcr, mcw)
+  std::int64_t split = 0;             ///< cases split between host and device (co_execution)
   std::map<std::string, std::int64_t> bins;  ///< "phase bin" -> cases with rows in it
   double slowest_ms = 0;                      ///< the slowest case, to keep the run fast
   std::string slowest;
@@ -61,7 +62,8 @@ class DifferentialReport : public ::testing::Environment {
               << ", " << t.failures << " failed; slowest " << t.slowest_ms << " ms (" << t.slowest << ")\n";
     if (t.bins.empty()) return;
     std::cout << "[ differential ] reuse cases with B compressed: " << t.compressed
-              << ", with the dense accumulator: " << t.dense << ", coloured (mcr, mcw): " << t.coloured << "\n";
+              << ", with the dense accumulator: " << t.dense << ", coloured (mcr, mcw): " << t.coloured
+              << ", split between host and device: " << t.split << "\n";
     for (const char* phase : {"count", "fill", "numeric"}) {
       std::cout << "[ differential ] reuse cases per " << phase << " bin:";
       for (const auto& [bin, n] : t.bins)
@@ -140,10 +142,12 @@ class Differential : public ::testing::Test {
       ::testing::AssertionResult result = ::testing::AssertionSuccess();
       const auto start = std::chrono::steady_clock::now();
       try {
+        // SHOW=1 prints each case before it runs (the last one shown is the
+        // one a crash happened in).
+        if (std::getenv("SHOW")) std::cout << "seed " << seed << "\n" << describe(c) << std::flush;
         const Host A = random_csr<S, O, Z>(c.a, c.a_seed);
         const Host B = random_csr<S, O, Z>(c.b, c.b_seed);
         result = check(c, A, B);
-        if (std::getenv("SHOW")) std::cout << describe(c);
       } catch (const std::exception& e) {
         result = ::testing::AssertionFailure() << "threw: " << e.what();
       }
@@ -172,6 +176,7 @@ class Differential : public ::testing::Test {
     t.compressed += stats.compressed ? 1 : 0;
     t.dense += stats.accumulator == "dense" ? 1 : 0;
     t.coloured += stats.accumulator == "mcr" || stats.accumulator == "mcw" ? 1 : 0;
+    t.split += stats.co_execution == "host and device" ? 1 : 0;
     auto bins = [&](const char* phase, const std::vector<BinUse>& uses) {
       for (const auto& b : uses)
         if (b.rows > 0) ++t.bins[std::string(phase) + " " + b.name];

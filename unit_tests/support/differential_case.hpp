@@ -157,6 +157,14 @@ inline DifferentialCase make_differential_case(std::uint64_t seed) {
   // One case in seven takes a colouring numeric phase (on every backend),
   // drawn last so that the other draws of a seed stay as they were.
   if (rng.uniform() < 0.15) o.accumulator = rng.uniform() < 0.5 ? Accumulator::mcr : Accumulator::mcw;
+  // One case in seven is split between host and device (SpgemmOptions::
+  // co_execution), with thresholds low enough that these small matrices
+  // have heavy rows; drawn after the rest for the same reason.
+  if (rng.uniform() < 0.15) {
+    o.co_execution = CoExecution::always;
+    o.heavy_a_row_nnz = between(rng, 1, 12);
+    o.heavy_b_row_nnz = between(rng, 1, 12);
+  }
   return c;
 }
 
@@ -191,7 +199,11 @@ inline std::string describe(const DifferentialCase& c) {
   s << "  options: sort_rows " << c.options.sort_rows << ", validate_indices " << c.options.validate_indices
     << ", compression " << name_of(c.options.compression) << ", accumulator " << name_of(c.options.accumulator)
     << ", cpu_mapping " << name_of(c.options.cpu_mapping) << ", keep_product_positions "
-    << c.options.keep_product_positions << "\n";
+    << c.options.keep_product_positions;
+  if (c.options.co_execution == CoExecution::always)
+    s << ", co_execution always, heavy rows from " << c.options.heavy_a_row_nnz << " (A) and "
+      << c.options.heavy_b_row_nnz << " (B) entries";
+  s << "\n";
   return s.str();
 }
 

@@ -44,10 +44,19 @@ void check_values_extent(const Plan& plan, const CValues& c_values, const char* 
   }
 }
 
+/// CPU and GPU together (hybrid/hybrid_product.hpp, included below).
+template <class Types, class ExecSpace, class Plan, class AIn, class BIn, class CValues>
+void hybrid_numeric(const ExecSpace& space, const Plan& plan, const AIn& A, const BIn& B, const CValues& c_values,
+                    const char* who, bool indices_checked);
+
 template <class Types, class ExecSpace, class Plan, class AIn, class BIn, class CValues>
 void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const BIn& B, const CValues& c_values,
                   const char* who, bool indices_checked) {
   check_plan_matches(plan, A, B, who);
+  if (plan.hybrid_) {
+    hybrid_numeric<Types>(space, plan, A, B, c_values, who, indices_checked);
+    return;
+  }
   if (plan.schedule_.hierarchical.used && !plan.schedule_.colours.used) {
     validate_csr_extents(A, who, "A", true);
     validate_csr_extents(B, who, "B", true);
@@ -105,3 +114,6 @@ void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const 
 }
 
 }  // namespace gustav::detail
+
+// The hybrid product's definitions, which use symbolic_impl and numeric_impl.
+#include "gustav/hybrid/hybrid_product.hpp"

@@ -307,6 +307,12 @@ void plan_colours(const ExecSpace& space, Plan& plan, const char* who) {
   stats.symbolic_peak_temp_bytes = std::max(stats.symbolic_peak_temp_bytes, temp.peak());
 }
 
+/// CPU and GPU together (hybrid/hybrid_product.hpp, included below).
+template <class Types, class ExecSpace, class AIn, class BIn>
+SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_type> hybrid_symbolic(
+    const ExecSpace& space, const AIn& A, const BIn& B, const SpgemmOptions& options, const char* who,
+    bool check_values, typename Types::c_values* values);
+
 /// The symbolic phase. With `values`, also the numeric phase, into a new
 /// array of C's values (gustav::multiply): on the hierarchical mapping the
 /// two then share one walk over the products.
@@ -325,11 +331,15 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
     SpgemmOptions structure = options;
     structure.accumulator = Accumulator::automatic;
     structure.keep_product_positions = false;
+    // The colouring phase runs on the execution space alone.
+    structure.co_execution = CoExecution::off;
     Plan plan = symbolic_impl<Types>(space, A, B, structure, who, check_values);
     plan.options_ = options;
     plan_colours(space, plan, who);
     return plan;
   }
+  if (options.co_execution != CoExecution::off)
+    return hybrid_symbolic<Types>(space, A, B, options, who, check_values, values);
 
   if (A.num_cols != B.num_rows) {
     std::ostringstream s;
@@ -483,3 +493,6 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
 }
 
 }  // namespace gustav::detail
+
+// The hybrid product's definitions, which use symbolic_impl and numeric_impl.
+#include "gustav/hybrid/hybrid_product.hpp"
