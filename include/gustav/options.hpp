@@ -79,8 +79,12 @@ enum class CoExecution {
   off,        ///< the execution space alone (the default)
   /// Split where the row analysis finds heavy rows (rows of at least eight
   /// times the average length, a share of the products no larger than
-  /// SpgemmOptions::host_share); otherwise, and on host execution spaces,
-  /// as `off`. plan.stats().co_execution says which it did.
+  /// SpgemmOptions::host_share) and a cost model with rates measured on an
+  /// H200 and its 16-core host says the host's part would be done within
+  /// half the device's time for the whole product; otherwise, and on host
+  /// execution spaces, as `off`. On that machine the split lost on every
+  /// product measured, and the model declines them all.
+  /// plan.stats().co_execution says which it did.
   automatic,
   /// Always split, with the given thresholds or the chosen ones (even into
   /// nothing: then the device computes everything). On a host execution

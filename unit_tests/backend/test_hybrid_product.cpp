@@ -185,21 +185,27 @@ TYPED_TEST(HybridProduct, ChangedStructureRaisesPlanMismatch) {
       reference_multiply(A, A), true));
 }
 
-TYPED_TEST(HybridProduct, AutomaticDeclinesWithoutHubsOrOnTheHost) {
+TYPED_TEST(HybridProduct, AutomaticDeclinesWhereTheSplitCannotPay) {
   SpgemmOptions o;
   o.co_execution = CoExecution::automatic;
+  // No hub rows: nothing to split.
   const auto A = this->random(300, 300, 4, 819);
   EXPECT_TRUE(this->multiply_matches(A, A, o));
-  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(A), o);
-  EXPECT_EQ(plan.stats().co_execution, "device only");
+  EXPECT_EQ(TestFixture::Run::symbolic(this->device(A), this->device(A), o).stats().co_execution, "device only");
+  // Hub rows, but a product far too small for the host's part to pay (and,
+  // on a host space, no second processor to give it to).
   const auto H = this->with_hubs(400, 400, 3, 4, 820);
   EXPECT_TRUE(this->plan_matches(H, H, o));
-  const auto hub_plan = TestFixture::Run::symbolic(this->device(H), this->device(H), o);
-  if (detail::is_host_space<TestSpace>()) {
-    EXPECT_EQ(hub_plan.stats().co_execution, "device only");
-  } else {
-    EXPECT_EQ(hub_plan.stats().co_execution, "host and device");
-  }
+  const auto plan = TestFixture::Run::symbolic(this->device(H), this->device(H), o);
+  EXPECT_EQ(plan.stats().co_execution, "device only");
+  EXPECT_EQ(plan.stats().host_products, 0);
+}
+
+TEST(HeavySplit, SplitPaysOnlyWhereTheHostFinishesWellBeforeTheDevice) {
+  // 16 threads: 1.76e8 heavy products a second; the device 2e10.
+  EXPECT_TRUE(detail::split_pays(1000000, 1000000000000, 16));  // 8.7 ms against 25 s
+  EXPECT_FALSE(detail::split_pays(20000000, 1650000000, 15));   // 121 ms against 41 ms (rmat:20:4)
+  EXPECT_FALSE(detail::split_pays(0, 1000, 16));                // the fixed cost alone
 }
 
 TEST(HeavySplit, ThresholdsGiveTheLargestShareWithinTheCap) {
@@ -210,22 +216,23 @@ TEST(HeavySplit, ThresholdsGiveTheLargestShareWithinTheCap) {
   at(8, 2) = 100;   // hub rows of A (256..511 entries) times light rows of B
   at(8, 8) = 150;   // hubs times hubs
   at(2, 8) = 50;
-  const auto s = detail::choose_heavy_split(hist, 4.0, 4.0, 0.2);
+  const auto s = detail::choose_heavy_split(hist, 1300, 4.0, 4.0, 0.2);
   // 8 x average = 32: thresholds from 64 up; (256, 256) gives 150 of 1300.
   EXPECT_EQ(s.a_row_nnz, 256);
   EXPECT_EQ(s.b_row_nnz, 256);
   EXPECT_EQ(s.host_products, 150);
   // A cap below the hub block leaves nothing to split.
-  EXPECT_EQ(detail::choose_heavy_split(hist, 4.0, 4.0, 0.05).host_products, 0);
+  EXPECT_EQ(detail::choose_heavy_split(hist, 1300, 4.0, 4.0, 0.05).host_products, 0);
   // Without hubs (every row near the average) nothing qualifies.
   std::vector<std::int64_t> flat(length_buckets * length_buckets, 0);
   flat[2 * length_buckets + 2] = 1000;
-  EXPECT_EQ(detail::choose_heavy_split(flat, 4.0, 4.0, 0.5).host_products, 0);
+  EXPECT_EQ(detail::choose_heavy_split(flat, 1000, 4.0, 4.0, 0.5).host_products, 0);
   EXPECT_EQ(detail::length_bucket(0), 0);
   EXPECT_EQ(detail::length_bucket(1), 0);
   EXPECT_EQ(detail::length_bucket(2), 1);
   EXPECT_EQ(detail::length_bucket(255), 7);
   EXPECT_EQ(detail::length_bucket(256), 8);
+  EXPECT_EQ(detail::min_heavy_length(4.0), 64);
 }
 
 }  // namespace

@@ -26,8 +26,11 @@ KOKKOS_INLINE_FUNCTION int length_bucket(std::int64_t length) {
 }
 
 /// Products of C = A * B by (bucket of the row of A, bucket of the row of B
-/// it names): hist[a * length_buckets + b]. A team sums its rows in scratch
-/// and adds its non-zero buckets to the result once.
+/// it names): hist[a * length_buckets + b], counted only for rows of A of
+/// at least `min_a` entries and rows of B of at least `min_b` (shorter rows
+/// are never heavy). Those are few, so the team's scratch atomics seldom
+/// meet on one bucket: counting every entry had every lane of a warp add
+/// to the same few buckets (4.7 ms a launch on rmat:16:8's million entries).
 template <class ExecSpace, class AInput, class BInput>
 struct ProductHistogram {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -36,6 +39,7 @@ struct ProductHistogram {
   BInput B;
   Kokkos::View<std::int64_t*, typename ExecSpace::memory_space> hist;
   std::int64_t rows_per_team = 1;
+  std::int64_t min_a = 0, min_b = 0;
 
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes() { return slots * sizeof(std::int64_t); }
 
@@ -47,11 +51,13 @@ struct ProductHistogram {
     const std::int64_t last = first + rows_per_team < A.num_rows ? first + rows_per_team : A.num_rows;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](std::int64_t i) {
       const auto begin = A.row_map(i), end = A.row_map(i + 1);
-      const int ra = length_bucket(static_cast<std::int64_t>(end - begin)) * length_buckets;
+      const std::int64_t length = static_cast<std::int64_t>(end - begin);
+      if (length < min_a) return;
+      const int ra = length_bucket(length) * length_buckets;
       for (auto j = begin; j < end; ++j) {
         const auto k = A.entries(j);
         const std::int64_t n = static_cast<std::int64_t>(B.row_map(k + 1) - B.row_map(k));
-        if (n > 0) Kokkos::atomic_add(&local[ra + length_bucket(n)], n);
+        if (n >= min_b && n > 0) Kokkos::atomic_add(&local[ra + length_bucket(n)], n);
       }
     });
     team.team_barrier();
@@ -61,17 +67,33 @@ struct ProductHistogram {
   }
 };
 
+/// All products of C = A * B (the flop count / 2).
+template <class ExecSpace, class AInput, class BInput>
+std::int64_t product_count(const ExecSpace& space, const AInput& A, const BInput& B) {
+  std::int64_t total = 0;
+  auto a_entries = A.entries;
+  auto b_row_map = B.row_map;
+  Kokkos::parallel_reduce(
+      "gustav::hybrid::product_count", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, A.nnz()),
+      KOKKOS_LAMBDA(std::int64_t j, std::int64_t & sum) {
+        const auto k = a_entries(j);
+        sum += static_cast<std::int64_t>(b_row_map(k + 1) - b_row_map(k));
+      },
+      total);
+  return total;
+}
+
 /// The product histogram on the host, slots in the order above.
 template <class ExecSpace, class AInput, class BInput>
-std::vector<std::int64_t> product_histogram(const ExecSpace& space, const AInput& A, const BInput& B) {
+std::vector<std::int64_t> product_histogram(const ExecSpace& space, const AInput& A, const BInput& B,
+                                            std::int64_t min_a, std::int64_t min_b) {
   using Functor = ProductHistogram<ExecSpace, AInput, BInput>;
   auto hist = allocate_view<Kokkos::View<std::int64_t*, typename ExecSpace::memory_space>>(
       space, "gustav::hybrid::product_histogram", Functor::slots, true);
   if (A.num_rows > 0) {
-    Functor f{A, B, hist, 1};
+    Functor f{A, B, hist, 1, min_a, min_b};
     const int team = is_host_space<ExecSpace>() ? 1 : 128;
-    // About four rows a thread where the GPU holds enough; a CPU thread
-    // takes a block of rows.
+    // About four rows a thread on a GPU; a CPU thread takes a block of rows.
     f.rows_per_team = is_host_space<ExecSpace>() ? std::int64_t(4096) : std::int64_t(4 * team);
     const std::int64_t league = ceil_div<std::int64_t>(A.num_rows, f.rows_per_team);
     Kokkos::parallel_for("gustav::hybrid::product_histogram",
@@ -103,29 +125,53 @@ struct HeavySplit {
 /// that matrices without hubs (stencils, uniform random rows) split nothing.
 constexpr double heavy_row_over_average = 8.0;
 
-/// The thresholds that give the host the largest share of the products not
-/// above `host_share`, among powers of two at least heavy_row_over_average
-/// times the average row of A (of B); none (host_products 0) where no pair
-/// qualifies.
-inline HeavySplit choose_heavy_split(const std::vector<std::int64_t>& hist, double avg_a_row, double avg_b_row,
-                                     double host_share) {
-  std::int64_t total = 0;
-  for (auto h : hist) total += h;
+/// The smallest threshold choose_heavy_split considers for rows averaging `avg`.
+inline std::int64_t min_heavy_length(double avg) {
+  return std::int64_t(1) << (length_bucket(static_cast<std::int64_t>(heavy_row_over_average * avg) + 1) + 1);
+}
+
+/// The thresholds that give the host the largest share of the `total`
+/// products not above `host_share`, among powers of two from
+/// min_heavy_length of the average row of A (of B) on; none (host_products
+/// 0) where no pair qualifies. Of equal shares the larger thresholds (fewer
+/// heavy rows to merge).
+inline HeavySplit choose_heavy_split(const std::vector<std::int64_t>& hist, std::int64_t total, double avg_a_row,
+                                     double avg_b_row, double host_share) {
   HeavySplit best;
   if (total == 0) return best;
-  const int min_ta = length_bucket(static_cast<std::int64_t>(heavy_row_over_average * avg_a_row) + 1);
-  const int min_tb = length_bucket(static_cast<std::int64_t>(heavy_row_over_average * avg_b_row) + 1);
+  const int min_ta = length_bucket(min_heavy_length(avg_a_row));
+  const int min_tb = length_bucket(min_heavy_length(avg_b_row));
   const double cap = host_share * static_cast<double>(total);
-  for (int ta = min_ta + 1; ta < length_buckets; ++ta)
-    for (int tb = min_tb + 1; tb < length_buckets; ++tb) {
+  for (int ta = min_ta; ta < length_buckets; ++ta)
+    for (int tb = min_tb; tb < length_buckets; ++tb) {
       const std::int64_t p = heavy_products(hist, ta, tb);
-      // Of equal shares the larger thresholds: fewer heavy rows to merge.
       if (p == 0 || static_cast<double>(p) > cap || p < best.host_products) continue;
       best.a_row_nnz = std::int64_t(1) << ta;
       best.b_row_nnz = std::int64_t(1) << tb;
       best.host_products = p;
     }
   return best;
+}
+
+/// What CoExecution::automatic assumes, measured on an H200 and its 16-core
+/// host (README, Performance): the device multiplies R-MAT graphs at about
+/// 2e10 products a second, the host their heavy parts (hub rows, few and
+/// long) at about 1.1e7 a thread, and a split costs about 3 ms before its
+/// parts start (analysis, copies, the device's thread) and the merge after.
+constexpr double device_products_per_second = 2e10;
+constexpr double host_heavy_products_per_thread_second = 1.1e7;
+constexpr double split_fixed_seconds = 3e-3;
+
+/// Whether the host's part would be done within half the time the device
+/// would take for the whole product, fixed cost included: then handing it
+/// over can shorten the product. With the rates above it never is on the
+/// H200 measured (the host's part alone took longer than the whole product
+/// on the device at every share tried), so `automatic` keeps to the device.
+inline bool split_pays(std::int64_t host_products, std::int64_t products, int host_threads) {
+  const double host_seconds =
+      static_cast<double>(host_products) / (host_heavy_products_per_thread_second * (host_threads > 0 ? host_threads : 1));
+  const double device_seconds = static_cast<double>(products) / device_products_per_second;
+  return host_seconds + split_fixed_seconds <= 0.5 * device_seconds;
 }
 
 }  // namespace gustav::detail

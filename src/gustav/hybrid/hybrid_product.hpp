@@ -67,10 +67,10 @@ HeavySplit heavy_thresholds(const ExecSpace& space, const AIn& A, const BIn& B, 
     t.b_row_nnz = options.heavy_b_row_nnz;
     return t;
   }
-  const auto hist = product_histogram(space, A, B);
   const double avg_a = A.num_rows > 0 ? static_cast<double>(A.nnz()) / static_cast<double>(A.num_rows) : 0.0;
   const double avg_b = B.num_rows > 0 ? static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows) : 0.0;
-  t = choose_heavy_split(hist, avg_a, avg_b, options.host_share);
+  const auto hist = product_histogram(space, A, B, min_heavy_length(avg_a), min_heavy_length(avg_b));
+  t = choose_heavy_split(hist, product_count(space, A, B), avg_a, avg_b, options.host_share);
   if (options.heavy_a_row_nnz > 0) t.a_row_nnz = options.heavy_a_row_nnz;
   if (options.heavy_b_row_nnz > 0) t.b_row_nnz = options.heavy_b_row_nnz;
   return t;
@@ -100,7 +100,9 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
 
   const HeavySplit chosen = heavy_thresholds(space, A, B, options);
   const bool declined = options.co_execution == CoExecution::automatic &&
-                        (is_host_space<ExecSpace>() || chosen.host_products == 0);
+                        (is_host_space<ExecSpace>() || chosen.host_products == 0 ||
+                         !split_pays(chosen.host_products, product_count(space, A, B),
+                                     HybridHostSpace().concurrency()));
   if (declined) {
     SpgemmOptions alone = options;
     alone.co_execution = CoExecution::off;

@@ -4,11 +4,13 @@
 /// between them), the host's on the calling thread, which holds Kokkos'
 /// OpenMP thread pool. On a host execution space both parts share the same
 /// cores, so they run one after the other. An exception from either part is
-/// raised once both have finished (the device's first).
+/// raised once both have finished (the device's first). The device's part
+/// must make no execution-space instance of its own (see below).
 #include <Kokkos_Core.hpp>
 #include <exception>
 #include <thread>
 
+#include "gustav/common/concurrent_bins.hpp"
 #include "gustav/common/launch.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -33,6 +35,12 @@ void run_side_by_side(const ExecSpace& space, const DeviceTask& device_task, con
     device_task();
     host_task();
   } else {
+#if defined(KOKKOS_ENABLE_CUDA)
+    // Kokkos makes an execution-space instance only on the thread that
+    // initialized its host space (the check is thread-local), so the side
+    // streams the device's passes use are made here, before the thread.
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) SideStreams::instance().ready();
+#endif
     std::exception_ptr device_error, host_error;
     std::thread device_thread([&]() {
       try {
