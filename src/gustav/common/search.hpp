@@ -24,11 +24,10 @@ KOKKOS_INLINE_FUNCTION std::int64_t last_at_most(const Offsets& offsets, std::in
   return lo;
 }
 
-/// The position of `value` in the ascending entries [lo, hi) (a sorted row
-/// of C), or -1 where the row does not hold it.
+/// The first position in the ascending entries [lo, hi) holding at least
+/// `value` (hi where none does).
 template <class Entries, class T>
-KOKKOS_INLINE_FUNCTION std::int64_t find_sorted(const Entries& entries, std::int64_t lo, std::int64_t hi, T value) {
-  const std::int64_t end = hi;
+KOKKOS_INLINE_FUNCTION std::int64_t first_at_least(const Entries& entries, std::int64_t lo, std::int64_t hi, T value) {
   while (lo < hi) {
     const std::int64_t mid = lo + (hi - lo) / 2;
     if (entries(mid) < value) {
@@ -37,7 +36,15 @@ KOKKOS_INLINE_FUNCTION std::int64_t find_sorted(const Entries& entries, std::int
       hi = mid;
     }
   }
-  return lo < end && entries(lo) == value ? lo : -1;
+  return lo;
+}
+
+/// The position of `value` in the ascending entries [lo, hi) (a sorted row
+/// of C), or -1 where the row does not hold it.
+template <class Entries, class T>
+KOKKOS_INLINE_FUNCTION std::int64_t find_sorted(const Entries& entries, std::int64_t lo, std::int64_t hi, T value) {
+  const std::int64_t at = first_at_least(entries, lo, hi, value);
+  return at < hi && entries(at) == value ? at : -1;
 }
 
 }  // namespace gustav::detail

@@ -50,6 +50,19 @@ auto run_part(const Space& space, const AIn& A, const BIn& B, const SpgemmOption
   return std::make_pair(plan, values);
 }
 
+/// One part's operand as an input of the product.
+template <class In, class RowMap, class Entries, class Values>
+In part_input(std::int64_t rows, std::int64_t cols, const RowMap& row_map, const Entries& entries,
+              const Values& values) {
+  In in;
+  in.num_rows = rows;
+  in.num_cols = cols;
+  in.row_map = row_map;
+  in.entries = entries;
+  in.values = values;
+  return in;
+}
+
 /// The host's copy of a device view (the view itself where the device's
 /// memory is the host's).
 template <class View>
@@ -135,24 +148,12 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
     host_b_vals = host_copy(host_b_values);
   }
 
-  DeviceA device_a;
-  device_a.num_rows = A.num_rows;
-  device_a.num_cols = A.num_cols;
-  device_a.row_map = s.device_a_row_map;
-  device_a.entries = s.device_a_entries;
-  device_a.values = device_a_values;
-  HostA host_a;
-  host_a.num_rows = s.heavy_a_rows_count;
-  host_a.num_cols = s.heavy_b_rows_count;
-  host_a.row_map = parts->host_a_row_map;
-  host_a.entries = parts->host_a_entries;
-  host_a.values = host_a_vals;
-  HostB host_b;
-  host_b.num_rows = s.heavy_b_rows_count;
-  host_b.num_cols = B.num_cols;
-  host_b.row_map = parts->host_b_row_map;
-  host_b.entries = parts->host_b_entries;
-  host_b.values = host_b_vals;
+  const auto device_a = part_input<DeviceA>(A.num_rows, A.num_cols, s.device_a_row_map, s.device_a_entries,
+                                           device_a_values);
+  const auto host_a = part_input<HostA>(s.heavy_a_rows_count, s.heavy_b_rows_count, parts->host_a_row_map,
+                                        parts->host_a_entries, host_a_vals);
+  const auto host_b = part_input<HostB>(s.heavy_b_rows_count, B.num_cols, parts->host_b_row_map,
+                                        parts->host_b_entries, host_b_vals);
 
   typename Types::c_values device_c_values;
   typename HostTypes::c_values host_c_values;
@@ -173,12 +174,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
 
   Plan plan;
   plan.options_ = options;
-  plan.a_rows_ = A.num_rows;
-  plan.a_cols_ = A.num_cols;
-  plan.a_nnz_ = A.nnz();
-  plan.b_rows_ = B.num_rows;
-  plan.b_cols_ = B.num_cols;
-  plan.b_nnz_ = B.nnz();
+  record_operand_shapes(plan, A, B);
   const auto& dp = parts->device_plan;
   parts->merged = s.heavy_a_rows_count > 0;
   if (!parts->merged) {
@@ -246,24 +242,12 @@ void hybrid_numeric(const ExecSpace& space, const Plan& plan, const AIn& A, cons
   if (!gather_a_parts(space, s, A, device_a_values, host_a_values)) split_mismatch(who);
   if (!gather_b_part(space, s, B, false, host_b_values)) split_mismatch(who);
 
-  DeviceA device_a;
-  device_a.num_rows = A.num_rows;
-  device_a.num_cols = A.num_cols;
-  device_a.row_map = s.device_a_row_map;
-  device_a.entries = s.device_a_entries;
-  device_a.values = device_a_values;
-  HostA host_a;
-  host_a.num_rows = s.heavy_a_rows_count;
-  host_a.num_cols = s.heavy_b_rows_count;
-  host_a.row_map = parts.host_a_row_map;
-  host_a.entries = parts.host_a_entries;
-  host_a.values = host_copy(host_a_values);
-  HostB host_b;
-  host_b.num_rows = s.heavy_b_rows_count;
-  host_b.num_cols = B.num_cols;
-  host_b.row_map = parts.host_b_row_map;
-  host_b.entries = parts.host_b_entries;
-  host_b.values = host_copy(host_b_values);
+  const auto device_a = part_input<DeviceA>(A.num_rows, A.num_cols, s.device_a_row_map, s.device_a_entries,
+                                           device_a_values);
+  const auto host_a = part_input<HostA>(s.heavy_a_rows_count, s.heavy_b_rows_count, parts.host_a_row_map,
+                                        parts.host_a_entries, host_copy(host_a_values));
+  const auto host_b = part_input<HostB>(s.heavy_b_rows_count, B.num_cols, parts.host_b_row_map,
+                                        parts.host_b_entries, host_copy(host_b_values));
 
   typename Types::c_values device_c_values = parts.merged ? allocate_view<typename Types::c_values>(
                                                                 space, "gustav::hybrid::device_c_values",

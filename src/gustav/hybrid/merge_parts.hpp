@@ -15,24 +15,10 @@
 
 #include "gustav/common/allocation.hpp"
 #include "gustav/common/launch.hpp"
+#include "gustav/common/search.hpp"
 #include "gustav/compression/compressed_rows.hpp"
 
 namespace gustav::detail {
-
-/// The first position in the ascending entries [lo, hi) holding at least `value`.
-template <class Entries, class T>
-KOKKOS_INLINE_FUNCTION std::int64_t lower_bound_in(const Entries& entries, std::int64_t lo, std::int64_t hi,
-                                                   T value) {
-  while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    if (entries(mid) < value) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
-}
 
 template <class Device, class Offset, class Ordinal>
 struct MergePlan {
@@ -121,7 +107,7 @@ MergePlan<typename CRowMap::device_type, typename CRowMap::value_type, typename 
           const std::int64_t d0 = d_row_map(i), d1 = d_row_map(i + 1);
           const std::int64_t h0 = h_row_map(r), h1 = h_row_map(r + 1);
           Kokkos::parallel_scan(Kokkos::TeamThreadRange(t, h0, h1), [&](std::int64_t q, Offset& before, bool final) {
-            const std::int64_t p = lower_bound_in(d_entries, d0, d1, h_entries(q));
+            const std::int64_t p = first_at_least(d_entries, d0, d1, h_entries(q));
             const bool both = p < d1 && d_entries(p) == h_entries(q);
             if (final) {
               shared(q) = both ? 1 : 0;
@@ -167,14 +153,14 @@ MergePlan<typename CRowMap::device_type, typename CRowMap::value_type, typename 
               h1 > h0 ? static_cast<std::int64_t>(h_before(h1 - 1)) + shared(h1 - 1) : 0;
           const auto slot0 = d_start(r);
           Kokkos::parallel_for(Kokkos::TeamThreadRange(t, d0, d1), [&](std::int64_t p) {
-            const std::int64_t q = lower_bound_in(h_entries, h0, h1, d_entries(p));
+            const std::int64_t q = first_at_least(h_entries, h0, h1, d_entries(p));
             const std::int64_t shared_below = q < h1 ? static_cast<std::int64_t>(h_before(q)) : shared_total;
             const std::int64_t at = c0 + (p - d0) + (q - h0) - shared_below;
             d_pos(slot0 + (p - d0)) = static_cast<Offset>(at);
             c_ent(at) = d_entries(p);
           });
           Kokkos::parallel_for(Kokkos::TeamThreadRange(t, h0, h1), [&](std::int64_t q) {
-            const std::int64_t p = lower_bound_in(d_entries, d0, d1, h_entries(q));
+            const std::int64_t p = first_at_least(d_entries, d0, d1, h_entries(q));
             const std::int64_t at = c0 + (p - d0) + (q - h0) - static_cast<std::int64_t>(h_before(q));
             if (!shared(q)) c_ent(at) = h_entries(q);
             h_pos(q) = static_cast<Offset>(at);

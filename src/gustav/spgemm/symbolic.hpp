@@ -307,6 +307,17 @@ void plan_colours(const ExecSpace& space, Plan& plan, const char* who) {
   stats.symbolic_peak_temp_bytes = std::max(stats.symbolic_peak_temp_bytes, temp.peak());
 }
 
+/// The shapes and nnz of A and B that a plan's numeric calls check.
+template <class Plan, class AIn, class BIn>
+void record_operand_shapes(Plan& plan, const AIn& A, const BIn& B) {
+  plan.a_rows_ = A.num_rows;
+  plan.a_cols_ = A.num_cols;
+  plan.a_nnz_ = A.nnz();
+  plan.b_rows_ = B.num_rows;
+  plan.b_cols_ = B.num_cols;
+  plan.b_nnz_ = B.nnz();
+}
+
 /// CPU and GPU together (hybrid/hybrid_product.hpp, included below).
 template <class Types, class ExecSpace, class AIn, class BIn>
 SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_type> hybrid_symbolic(
@@ -362,12 +373,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
 
   Plan plan;
   plan.options_ = options;
-  plan.a_rows_ = A.num_rows;
-  plan.a_cols_ = A.num_cols;
-  plan.a_nnz_ = A.nnz();
-  plan.b_rows_ = B.num_rows;
-  plan.b_cols_ = B.num_cols;
-  plan.b_nnz_ = B.nnz();
+  record_operand_shapes(plan, A, B);
   auto& stats = plan.stats_;
   stats.mapping = mapping.one_thread_per_row ? "thread per row" : "hierarchical";
   if (!mapping.one_thread_per_row) {
