@@ -74,7 +74,9 @@ enum class CpuMapping {
 /// to their entries that name heavy rows of B, by those rows of B, while
 /// the device multiplies the rest of A by B; the device then adds the two
 /// into one CSR C. Symbolic and numeric both run split, so reuse works as
-/// usual.
+/// usual. The split's own arrays (A's row map and the two parts' operands,
+/// about 8 bytes per entry of A, and the merge's positions, one offset per
+/// entry of C's heavy rows) are outside memory_budget_bytes.
 enum class CoExecution {
   off,        ///< the execution space alone (the default)
   /// Split where the row analysis finds heavy rows (rows of at least eight
