@@ -83,7 +83,8 @@ enum class CoExecution {
   /// times the average length, a share of the products no larger than
   /// SpgemmOptions::host_share) and a cost model with rates measured on an
   /// H200 and its 16-core host says the host's part would be done within
-  /// half the device's time for the whole product; otherwise, and on host
+  /// half the device's time for the whole product (with thresholds given,
+  /// the host's share under them, counted exactly); otherwise, and on host
   /// execution spaces, as `off`. On that machine the split lost on every
   /// product measured, and the model declines them all.
   /// plan.stats().co_execution says which it did.

@@ -8,10 +8,13 @@
 // host's part runs on Kokkos' default host space beside it.
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "gustav/errors.hpp"
+#include "gustav/common/types.hpp"
 #include "gustav/hybrid/heavy_rows.hpp"
+#include "gustav/spgemm/symbolic.hpp"  // heavy_thresholds (hybrid_product.hpp)
 #include "support/spgemm_fixture.hpp"
 
 namespace gustav::test {
@@ -199,6 +202,53 @@ TYPED_TEST(HybridProduct, AutomaticDeclinesWhereTheSplitCannotPay) {
   const auto plan = TestFixture::Run::symbolic(this->device(H), this->device(H), o);
   EXPECT_EQ(plan.stats().co_execution, "device only");
   EXPECT_EQ(plan.stats().host_products, 0);
+}
+
+TYPED_TEST(HybridProduct, GivenThresholdsAreCostedExactly) {
+  // The automatic choice weighs the host's share of the products; with
+  // thresholds given (one or both) that share is counted for them, not
+  // taken from the histogram's own pair (which left it 0: never split).
+  const auto A = this->with_hubs(400, 300, 4, 6, 830), B = this->with_hubs(300, 350, 4, 6, 831);
+  const auto dA = this->device(A), dB = this->device(B);
+  auto input = [](const auto& m) {
+    detail::CsrInput<decltype(m.graph.row_map), decltype(m.graph.entries), decltype(m.values)> in;
+    in.num_rows = m.numRows();
+    in.num_cols = m.numCols();
+    in.row_map = m.graph.row_map;
+    in.entries = m.graph.entries;
+    in.values = m.values;
+    return in;
+  };
+  auto heavy_products = [&](std::int64_t ta, std::int64_t tb) {
+    std::int64_t n = 0;
+    if (ta <= 0 || tb <= 0) return n;
+    for (std::int64_t i = 0; i < A.num_rows; ++i) {
+      if (static_cast<std::int64_t>(A.row_map[i + 1] - A.row_map[i]) < ta) continue;
+      for (auto j = A.row_map[i]; j < A.row_map[i + 1]; ++j) {
+        const auto len = static_cast<std::int64_t>(B.row_map[A.entries[j] + 1] - B.row_map[A.entries[j]]);
+        if (len >= tb) n += len;
+      }
+    }
+    return n;
+  };
+  const std::int64_t all = heavy_products(1, 1);
+  for (const auto& given : std::vector<std::pair<long long, long long>>{{40, 40}, {40, 0}, {0, 40}, {1, 1}, {1000000, 1}}) {
+    SCOPED_TRACE(testing::Message() << "tA " << given.first << ", tB " << given.second);
+    SpgemmOptions o;
+    o.co_execution = CoExecution::automatic;
+    o.heavy_a_row_nnz = given.first;
+    o.heavy_b_row_nnz = given.second;
+    const auto t = detail::heavy_thresholds(this->space, input(dA), input(dB), o, true);
+    if (given.first > 0) {
+      EXPECT_EQ(t.a_row_nnz, given.first);
+    }
+    if (given.second > 0) {
+      EXPECT_EQ(t.b_row_nnz, given.second);
+    }
+    EXPECT_EQ(t.products, all);
+    EXPECT_EQ(t.host_products, heavy_products(t.a_row_nnz, t.b_row_nnz));
+  }
+  EXPECT_GT(heavy_products(40, 40), 0);
 }
 
 TEST(HeavySplit, SplitPaysOnlyWhereTheHostFinishesWellBeforeTheDevice) {

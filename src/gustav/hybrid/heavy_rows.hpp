@@ -83,6 +83,32 @@ std::int64_t product_count(const ExecSpace& space, const AInput& A, const BInput
   return total;
 }
 
+/// The products the host's part would take with thresholds tA and tB: over
+/// the rows of A with at least tA entries, the entries naming rows of B
+/// with at least tB. Only the rows of A that are heavy are read through.
+template <class ExecSpace, class AInput, class BInput>
+std::int64_t heavy_product_count(const ExecSpace& space, const AInput& A, const BInput& B, std::int64_t t_a,
+                                 std::int64_t t_b) {
+  std::int64_t total = 0;
+  if (t_a <= 0 || t_b <= 0 || A.num_rows == 0) return total;
+  auto a_row_map = A.row_map;
+  auto a_entries = A.entries;
+  auto b_row_map = B.row_map;
+  Kokkos::parallel_reduce(
+      "gustav::hybrid::heavy_product_count",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, A.num_rows),
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t & sum) {
+        if (static_cast<std::int64_t>(a_row_map(i + 1) - a_row_map(i)) < t_a) return;
+        for (auto j = a_row_map(i); j < a_row_map(i + 1); ++j) {
+          const auto k = a_entries(j);
+          const auto n = static_cast<std::int64_t>(b_row_map(k + 1) - b_row_map(k));
+          if (n >= t_b) sum += n;
+        }
+      },
+      total);
+  return total;
+}
+
 /// The product histogram on the host, slots in the order above.
 template <class ExecSpace, class AInput, class BInput>
 std::vector<std::int64_t> product_histogram(const ExecSpace& space, const AInput& A, const BInput& B,
@@ -119,6 +145,7 @@ struct HeavySplit {
   std::int64_t a_row_nnz = 0;  ///< tA: rows of A with at least this many entries are heavy (0: none)
   std::int64_t b_row_nnz = 0;  ///< tB: likewise for rows of B
   std::int64_t host_products = 0;
+  std::int64_t products = 0;  ///< all products of C = A * B (where counted)
 };
 
 /// A heavy row has at least this many times the average row's entries, so

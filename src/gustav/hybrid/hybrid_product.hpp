@@ -71,21 +71,26 @@ auto host_copy(const View& v) {
 }
 
 /// The thresholds for `options` on A and B: the given ones, or chosen from
-/// the product histogram.
+/// the product histogram. With `costs` (the automatic choice weighs them)
+/// also all products and, for thresholds given, the host's share of them
+/// counted exactly; every product is counted once.
 template <class ExecSpace, class AIn, class BIn>
-HeavySplit heavy_thresholds(const ExecSpace& space, const AIn& A, const BIn& B, const SpgemmOptions& options) {
+HeavySplit heavy_thresholds(const ExecSpace& space, const AIn& A, const BIn& B, const SpgemmOptions& options,
+                            bool costs) {
+  const bool given_a = options.heavy_a_row_nnz > 0, given_b = options.heavy_b_row_nnz > 0;
+  const std::int64_t products = costs || !(given_a && given_b) ? product_count(space, A, B) : 0;
   HeavySplit t;
-  if (options.heavy_a_row_nnz > 0 && options.heavy_b_row_nnz > 0) {
-    t.a_row_nnz = options.heavy_a_row_nnz;
-    t.b_row_nnz = options.heavy_b_row_nnz;
-    return t;
+  if (!(given_a && given_b)) {
+    const double avg_a = A.num_rows > 0 ? static_cast<double>(A.nnz()) / static_cast<double>(A.num_rows) : 0.0;
+    const double avg_b = B.num_rows > 0 ? static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows) : 0.0;
+    const auto hist = product_histogram(space, A, B, min_heavy_length(avg_a), min_heavy_length(avg_b));
+    t = choose_heavy_split(hist, products, avg_a, avg_b, options.host_share);
   }
-  const double avg_a = A.num_rows > 0 ? static_cast<double>(A.nnz()) / static_cast<double>(A.num_rows) : 0.0;
-  const double avg_b = B.num_rows > 0 ? static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows) : 0.0;
-  const auto hist = product_histogram(space, A, B, min_heavy_length(avg_a), min_heavy_length(avg_b));
-  t = choose_heavy_split(hist, product_count(space, A, B), avg_a, avg_b, options.host_share);
-  if (options.heavy_a_row_nnz > 0) t.a_row_nnz = options.heavy_a_row_nnz;
-  if (options.heavy_b_row_nnz > 0) t.b_row_nnz = options.heavy_b_row_nnz;
+  if (given_a) t.a_row_nnz = options.heavy_a_row_nnz;
+  if (given_b) t.b_row_nnz = options.heavy_b_row_nnz;
+  // The histogram's share holds for its own pair of thresholds only.
+  if (given_a || given_b) t.host_products = costs ? heavy_product_count(space, A, B, t.a_row_nnz, t.b_row_nnz) : 0;
+  t.products = products;
   return t;
 }
 
@@ -111,11 +116,16 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   validate_csr(space, A, who, "A", check_values, options.validate_indices);
   validate_csr(space, B, who, "B", check_values, options.validate_indices && !same_structure(A, B));
 
-  const HeavySplit chosen = heavy_thresholds(space, A, B, options);
-  const bool declined = options.co_execution == CoExecution::automatic &&
-                        (is_host_space<ExecSpace>() || chosen.host_products == 0 ||
-                         !split_pays(chosen.host_products, product_count(space, A, B),
-                                     HybridHostSpace().concurrency()));
+  // automatic declines on host spaces before any analysis (there is no
+  // second processor to give a part to).
+  const bool automatic = options.co_execution == CoExecution::automatic;
+  bool declined = automatic && is_host_space<ExecSpace>();
+  HeavySplit chosen;
+  if (!declined) {
+    chosen = heavy_thresholds(space, A, B, options, automatic);
+    declined = automatic && (chosen.host_products == 0 ||
+                             !split_pays(chosen.host_products, chosen.products, HybridHostSpace().concurrency()));
+  }
   if (declined) {
     SpgemmOptions alone = options;
     alone.co_execution = CoExecution::off;
