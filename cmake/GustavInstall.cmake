@@ -6,8 +6,17 @@ include(CMakePackageConfigHelpers)
 install(TARGETS gustav EXPORT GustavTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY include/gustav DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY src/gustav DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
+if(TARGET gustav_distributed)
+  install(TARGETS gustav_distributed EXPORT GustavTargets)
+  install(DIRECTORY include/gustav DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(DIRECTORY src/gustav DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
+else()
+  # Without MPI the distributed layer's headers would name an mpi.h the
+  # consumer may not have: they stay out.
+  install(DIRECTORY include/gustav DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} PATTERN "distributed.hpp" EXCLUDE)
+  install(DIRECTORY src/gustav DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp"
+          PATTERN "distributed" EXCLUDE)
+endif()
 if(TARGET gustav_tool)
   install(TARGETS gustav_tool RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
