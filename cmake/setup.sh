@@ -6,7 +6,7 @@
 #   cmake/setup.sh test    run the whole test suite (ctest)
 #   cmake/setup.sh build   only set up and build
 #
-# Setting up means: Debian packages (compilers, CMake, GoogleTest, zlib),
+# Setting up means: Debian packages (compilers, CMake, GoogleTest, zlib, OpenMPI),
 # Gustav's own Kokkos and Kokkos Kernels 3.4.1 with OpenMP
 # (cmake/provision_kokkos.sh, cached under ~/.cache/gustav-deps), and a
 # Release build of Gustav in build/. Every step is skipped when already done.
@@ -49,7 +49,9 @@ as_root() {
 # provision_kokkos.sh's to install where missing; here only the libraries
 # Gustav's own build needs.
 need=()
-for pkg in libgtest-dev zlib1g-dev; do
+# OpenMPI for the distributed layer (Gustav::distributed, gustav-mpi and
+# their tests on 1 to 4 ranks).
+for pkg in libgtest-dev zlib1g-dev libopenmpi-dev openmpi-bin; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

@@ -7,6 +7,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <KokkosSparse_CrsMatrix.hpp>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -33,6 +34,15 @@ struct CommunicationStats {
   std::int64_t rows_served = 0;          ///< rows of B this rank sent
 };
 
+/// Where one rank's time went, in seconds of wall clock (each part ends with
+/// the rank's work done: the device fenced, the messages complete).
+struct PhaseSeconds {
+  double import = 0;          ///< multiply: finding, fetching and renumbering B's rows
+  double local_symbolic = 0;  ///< multiply: Gustav's symbolic phase on the local product
+  double local_numeric = 0;   ///< the latest numeric phase of the local product
+  double value_exchange = 0;  ///< the latest move of B's values (in multiply: the first)
+};
+
 /// The symbolic result of a distributed C = A * B on one rank: the import
 /// plan, B's gathered rows, the local Gustav plan and C's global column
 /// indices. A value type (reference-counted views); its numeric calls are
@@ -53,6 +63,8 @@ class ProductPlan {
   /// The local product's plan (its stats() describe this rank's product).
   const local_plan_type& local_plan() const { return local_; }
   const CommunicationStats& communication() const { return comm_stats_; }
+  /// This rank's time in the phases of multiply and of the latest numeric.
+  const PhaseSeconds& seconds() const { return seconds_; }
 
   // --- implementation: filled by multiply, read by numeric ------------------
   MPI_Comm comm_ = MPI_COMM_WORLD;
@@ -65,6 +77,7 @@ class ProductPlan {
   local_plan_type local_;
   Kokkos::View<ordinal_type*, memory_space> c_entries_;
   CommunicationStats comm_stats_;
+  PhaseSeconds seconds_;
 };
 
 /// What multiply returns: `auto [plan, C] = gustav::distributed::multiply(...)`.
@@ -79,6 +92,14 @@ namespace detail {
 template <class Matrix>
 using Plain = KokkosSparse::CrsMatrix<typename Matrix::non_const_value_type, typename Matrix::non_const_ordinal_type,
                                       typename Matrix::device_type, void, typename Matrix::non_const_size_type>;
+
+/// Seconds since `start`, and `start` moved to now.
+inline double lap(std::chrono::steady_clock::time_point& start) {
+  const auto now = std::chrono::steady_clock::now();
+  const double s = std::chrono::duration<double>(now - start).count();
+  start = now;
+  return s;
+}
 
 template <class Matrix>
 auto csr_input(const Matrix& m) {
@@ -197,12 +218,15 @@ auto multiply(const ExecSpace& space, const DistributedMatrix<MA>& A, const Dist
   plan.b_cols_ = B.global_cols();
   plan.a_nnz_ = static_cast<std::int64_t>(A.local.nnz());
   plan.b_nnz_ = static_cast<std::int64_t>(B.local.nnz());
+  auto clock = std::chrono::steady_clock::now();
   auto imported = detail::build_remote_rows<Scalar, Offset>(space, comm, A.local.graph.entries, B.rows,
                                                             B.local.graph.row_map, B.local.graph.entries,
                                                             B.global_cols(), who.c_str());
   plan.remote_ = imported.first;
   plan.a_local_entries_ = imported.second;
+  plan.seconds_.import = detail::lap(clock);
   detail::gather_values(space, comm, plan.remote_, B.local.graph.row_map, B.local.values);
+  plan.seconds_.value_exchange = detail::lap(clock);
 
   Kokkos::View<Scalar*, typename Plan::memory_space> values;
   detail::all_or_none(comm, who.c_str(), [&] {
@@ -214,9 +238,13 @@ auto multiply(const ExecSpace& space, const DistributedMatrix<MA>& A, const Dist
     const auto a = detail::local_a<ExecSpace>(plan, A.local);
     const auto b = detail::local_b(plan);
     plan.local_ = gustav::detail::symbolic_for(space, a, b, options, local_who, false);
+    space.fence();
+    plan.seconds_.local_symbolic = detail::lap(clock);
     values = gustav::detail::allocate_view<decltype(values)>(space, "gustav::distributed::C::values",
                                                              static_cast<std::size_t>(plan.local_.nnz()), false);
     gustav::detail::numeric_for(space, plan.local_, a, b, values, local_who, true);
+    space.fence();
+    plan.seconds_.local_numeric = detail::lap(clock);
     detail::map_columns_back(space, plan);
     space.fence();
   });
@@ -264,11 +292,14 @@ void numeric(const ExecSpace& space, ProductPlan<ExecSpace, Matrix>& plan, const
         detail::structure_digest(space, B.local.graph.row_map, B.local.graph.entries) != plan.b_digest_)
       mismatch("A's or B's block has another structure than the plan's");
   });
+  auto clock = std::chrono::steady_clock::now();
   detail::gather_values(space, comm, plan.remote_, B.local.graph.row_map, B.local.values);
+  plan.seconds_.value_exchange = detail::lap(clock);
   detail::all_or_none(comm, who.c_str(), [&] {
     gustav::detail::numeric_for(space, plan.local_, detail::local_a<ExecSpace>(plan, A.local), detail::local_b(plan),
                                 C.local.values, "gustav::distributed::numeric (local product)", true);
     space.fence();
+    plan.seconds_.local_numeric = detail::lap(clock);
   });
 }
 
