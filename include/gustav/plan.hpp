@@ -51,6 +51,9 @@ class SpgemmPlan {
   entries_type c_entries_;
   detail::NumericSchedule<device_type, Ordinal> schedule_;
   mutable SpgemmStats stats_;  ///< the numeric fields describe the latest numeric call
+  /// Set where the one-shot product wrote C's values while counting and the
+  /// plan has no numeric schedule: numeric calls with it are refused.
+  bool values_written_once_ = false;
   SpgemmOptions options_;
   /// Host and device together (SpgemmOptions::co_execution): the two parts'
   /// plans and the merge; null otherwise.

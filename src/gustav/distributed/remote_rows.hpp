@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gustav/common/allocation.hpp"
@@ -60,11 +61,15 @@ struct RemoteRows {
 };
 
 /// Entries of the served rows of B, packed back to back.
+template <class ExecSpace, class BArray>
+using PackedOf = Kokkos::View<std::remove_const_t<typename BArray::value_type>*, typename ExecSpace::memory_space>;
+
+// (Explicit return types: nvcc takes no device lambda in a function whose
+// return type is deduced.)
 template <class ExecSpace, class RR, class BRowMap, class BArray>
-auto pack_served(const ExecSpace& space, const RR& rr, const BRowMap& b_row_map, const BArray& b_array,
-                 const std::string& label) {
-  using T = std::remove_const_t<typename BArray::value_type>;
-  using Out = Kokkos::View<T*, typename ExecSpace::memory_space>;
+PackedOf<ExecSpace, BArray> pack_served(const ExecSpace& space, const RR& rr, const BRowMap& b_row_map,
+                                        const BArray& b_array, const std::string& label) {
+  using Out = PackedOf<ExecSpace, BArray>;
   const std::int64_t total = rr.entry_pattern.send_total;
   Out out = gustav::detail::allocate_view<Out>(space, label, static_cast<std::size_t>(total), false);
   const std::int64_t last_row = static_cast<std::int64_t>(rr.served_rows.extent(0)) - 1;
@@ -136,12 +141,16 @@ Kokkos::View<std::int64_t*, typename ExecSpace::memory_space> running_starts(con
 /// B_ext's rows. `b_row_map` / `b_entries`: this rank's block of B, global
 /// columns in [0, b_num_cols). Collective; every step that can fail on one
 /// rank alone (allocations, an offset overflow) ends all ranks together.
+template <class Scalar, class Offset, class ExecSpace, class AEntries>
+using RemoteRowsFor = RemoteRows<ExecSpace, std::remove_const_t<typename AEntries::value_type>, Offset, Scalar>;
+
 template <class Scalar, class Offset, class ExecSpace, class AEntries, class BRowMap, class BEntries>
-auto build_remote_rows(const ExecSpace& space, MPI_Comm comm, const AEntries& a_entries, const RowBlocks& b_blocks,
-                       const BRowMap& b_row_map, const BEntries& b_entries, std::int64_t b_num_cols,
-                       const char* who) {
+std::pair<RemoteRowsFor<Scalar, Offset, ExecSpace, AEntries>,
+          Kokkos::View<std::remove_const_t<typename AEntries::value_type>*, typename ExecSpace::memory_space>>
+build_remote_rows(const ExecSpace& space, MPI_Comm comm, const AEntries& a_entries, const RowBlocks& b_blocks,
+                  const BRowMap& b_row_map, const BEntries& b_entries, std::int64_t b_num_cols, const char* who) {
   using Ordinal = std::remove_const_t<typename AEntries::value_type>;
-  using RR = RemoteRows<ExecSpace, Ordinal, Offset, Scalar>;
+  using RR = RemoteRowsFor<Scalar, Offset, ExecSpace, AEntries>;
   using Memory = typename ExecSpace::memory_space;
   const int me = comm_rank(comm), size = comm_size(comm);
   RR rr;

@@ -53,6 +53,9 @@ template <class Types, class ExecSpace, class Plan, class AIn, class BIn, class 
 void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const BIn& B, const CValues& c_values,
                   const char* who, bool indices_checked) {
   check_plan_matches(plan, A, B, who);
+  // Its numeric schedule's absence would read as an empty product.
+  if (plan.values_written_once_)
+    throw internal_error(std::string(who) + ": the plan of a one-shot product has no numeric schedule");
   if (plan.hybrid_) {
     hybrid_numeric<Types>(space, plan, A, B, c_values, who, indices_checked);
     return;

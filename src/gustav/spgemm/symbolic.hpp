@@ -477,6 +477,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
     // does the compressed B where B compresses well (its runs mark the
     // bitmap); elsewhere B's entries mark it themselves and the compressed
     // B goes first.
+    plan.values_written_once_ = true;
     const std::int64_t max_nnz = max_row_nnz(space, plan.c_row_map_, A.num_rows);
     *values = allocate_view<typename Types::c_values>(space, "gustav::numeric::c_values", nnz, false);
     numeric_temp.add_resident(view_bytes(products));
