@@ -5,6 +5,7 @@
 #include <KokkosSparse_CrsMatrix.hpp>
 #include <cstdint>
 
+#include "gustav/common/types.hpp"
 #include "gustav/distributed/row_blocks.hpp"
 
 namespace gustav::distributed {
@@ -26,4 +27,19 @@ struct DistributedMatrix {
   std::int64_t global_cols() const { return static_cast<std::int64_t>(local.numCols()); }
 };
 
+namespace detail {
+
+/// A rank's block as the single-node library's input checks take it.
+template <class Matrix>
+auto csr_input(const Matrix& m) {
+  gustav::detail::CsrInput<decltype(m.graph.row_map), decltype(m.graph.entries), decltype(m.values)> in;
+  in.num_rows = static_cast<std::int64_t>(m.numRows());
+  in.num_cols = static_cast<std::int64_t>(m.numCols());
+  in.row_map = m.graph.row_map;
+  in.entries = m.graph.entries;
+  in.values = m.values;
+  return in;
+}
+
+}  // namespace detail
 }  // namespace gustav::distributed

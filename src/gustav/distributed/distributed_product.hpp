@@ -101,17 +101,6 @@ inline double lap(std::chrono::steady_clock::time_point& start) {
   return s;
 }
 
-template <class Matrix>
-auto csr_input(const Matrix& m) {
-  gustav::detail::CsrInput<decltype(m.graph.row_map), decltype(m.graph.entries), decltype(m.values)> in;
-  in.num_rows = static_cast<std::int64_t>(m.numRows());
-  in.num_cols = static_cast<std::int64_t>(m.numCols());
-  in.row_map = m.graph.row_map;
-  in.entries = m.graph.entries;
-  in.values = m.values;
-  return in;
-}
-
 /// Checks of A and B that every rank must pass before any import: one
 /// communicator, agreeing row distributions and global shapes, and each
 /// rank's block a valid CSR matrix of its share of rows with column indices

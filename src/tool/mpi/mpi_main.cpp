@@ -26,7 +26,7 @@ namespace gustav::tool {
 namespace {
 
 const char* usage =
-    "usage: mpirun -np P gustav-mpi multiply|rap A [B|P] [-o C.mtx] [--space openmp|serial|cuda]\n"
+    "usage: mpirun -np P gustav-mpi multiply|rap A [B|P] [-o C.mtx] [--space openmp|cuda]\n"
     "                 [--reps N] [--json FILE] [--weak] [--check] [--peer petsc]\n"
     "  multiply: C = A * B (B defaults to A's spec product, or A).\n"
     "  rap:      Ac = P^T * A * P (P defaults to the smoothed aggregation prolongator of a grid spec).\n"
@@ -192,22 +192,18 @@ int run(int argc, char** argv) {
   }
 #if defined(KOKKOS_ENABLE_CUDA)
   if (request.space.empty()) request.space = "cuda";
-#elif defined(KOKKOS_ENABLE_OPENMP)
-  if (request.space.empty()) request.space = "openmp";
 #else
-  if (request.space.empty()) request.space = "serial";
+  if (request.space.empty()) request.space = "openmp";
 #endif
   try {
     const auto ops = load(request, ranks, me);
     MpiOutcome outcome;
     if (request.space == "openmp") {
       outcome = run_mpi_openmp(comm, request, ops);
-    } else if (request.space == "serial") {
-      outcome = run_mpi_serial(comm, request, ops);
     } else if (request.space == "cuda") {
       outcome = run_mpi_cuda(comm, request, ops);
     } else {
-      throw UsageError{"--space takes openmp, serial or cuda"};
+      throw UsageError{"--space takes openmp or cuda"};
     }
     if (me == 0) report(request, ops, outcome, ranks);
   } catch (const UsageError& e) {

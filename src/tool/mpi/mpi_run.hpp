@@ -15,7 +15,7 @@ struct MpiRequest {
   std::string command;     ///< "multiply" or "rap"
   std::string first;       ///< A: file or generator spec
   std::string second;      ///< B (multiply) or P (rap), may be empty
-  std::string space;       ///< openmp, serial or cuda
+  std::string space;       ///< openmp or cuda
   std::string output;      ///< -o: C's Matrix Market file, or empty
   std::string json;        ///< --json file, or empty
   std::string peer;        ///< "petsc" or empty
@@ -53,9 +53,9 @@ struct MpiOutcome {
   double peer_first_seconds = 0, peer_reuse_seconds = 0;
 };
 
-/// Runs the request on one execution space (one file per space).
+/// Runs the request on one execution space (one file per space; a rank of
+/// one thread is an OpenMP rank with OMP_NUM_THREADS=1).
 MpiOutcome run_mpi_openmp(MPI_Comm comm, const MpiRequest& request, const MpiOperands& operands);
-MpiOutcome run_mpi_serial(MPI_Comm comm, const MpiRequest& request, const MpiOperands& operands);
 MpiOutcome run_mpi_cuda(MPI_Comm comm, const MpiRequest& request, const MpiOperands& operands);
 
 }  // namespace gustav::tool
