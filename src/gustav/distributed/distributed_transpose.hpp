@@ -14,6 +14,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -29,28 +30,33 @@
 namespace gustav::distributed {
 namespace detail {
 
-/// Rows [first, end) of R from the peers' slices, received back to back in
-/// rank order: `lengths` holds each peer's `end - first` row lengths, and
-/// `entries` / `values` their rows. Returns R's block.
-template <class Matrix, class ExecSpace, class Lengths, class Entries, class Values>
-Matrix assemble_transposed_rows(const ExecSpace& space, std::int64_t rows, std::int64_t cols, int peers,
-                                const Lengths& lengths, const Entries& entries, const Values& values) {
+/// Rows [first, end) of R: this rank's own slice of its transpose T (rows
+/// [first, end) of T, never staged through the host) and the other peers'
+/// slices, received back to back in rank order: `lengths` holds each other
+/// peer's `end - first` row lengths, `entries` / `values` their rows.
+template <class Matrix, class ExecSpace, class TMatrix, class Lengths, class Entries, class Values>
+Matrix assemble_transposed_rows(const ExecSpace& space, std::int64_t first, std::int64_t rows, std::int64_t cols,
+                                int peers, int me, const TMatrix& T, const Lengths& lengths, const Entries& entries,
+                                const Values& values) {
   using Memory = typename ExecSpace::memory_space;
   using Offset = typename Matrix::non_const_size_type;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   // Where each (peer, row) piece starts in the received entries: the
   // running sum of the lengths as they arrived.
   const auto piece_starts = running_starts(space, lengths, "gustav::distributed::transpose::piece_starts");
+  const auto t_row_map = T.graph.row_map;
+  const auto t_entries = T.graph.entries;
+  const auto t_values = T.values;
   Kokkos::View<std::int64_t*, Memory> row_lengths = gustav::detail::allocate_view<Kokkos::View<std::int64_t*, Memory>>(
       space, "gustav::distributed::transpose::row_lengths", static_cast<std::size_t>(rows), false);
   Kokkos::parallel_for(
       "gustav::distributed::transpose::row_lengths", Range(space, 0, rows), KOKKOS_LAMBDA(const std::int64_t i) {
-        std::int64_t n = 0;
-        for (int p = 0; p < peers; ++p) n += lengths(p * rows + i);
+        std::int64_t n = static_cast<std::int64_t>(t_row_map(first + i + 1) - t_row_map(first + i));
+        for (int p = 0; p < peers - 1; ++p) n += lengths(p * rows + i);
         row_lengths(i) = n;
       });
   const auto starts = running_starts(space, row_lengths, "gustav::distributed::transpose::starts");
-  const std::int64_t nnz = static_cast<std::int64_t>(entries.extent(0));
+  const std::int64_t nnz = gustav::detail::read_element(space, starts, static_cast<std::size_t>(rows));
   typename Matrix::row_map_type::non_const_type row_map(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "gustav::distributed::transpose::row_map"), rows + 1);
   typename Matrix::index_type::non_const_type out_entries(
@@ -63,10 +69,18 @@ Matrix assemble_transposed_rows(const ExecSpace& space, std::int64_t rows, std::
         if (i == rows) return;
         std::int64_t at = starts(i);
         for (int p = 0; p < peers; ++p) {
-          const std::int64_t from = piece_starts(p * rows + i), n = lengths(p * rows + i);
-          for (std::int64_t k = 0; k < n; ++k, ++at) {
-            out_entries(at) = entries(from + k);
-            out_values(at) = values(from + k);
+          if (p == me) {
+            for (auto k = t_row_map(first + i); k < t_row_map(first + i + 1); ++k, ++at) {
+              out_entries(at) = t_entries(k);
+              out_values(at) = t_values(k);
+            }
+          } else {
+            const std::int64_t slot = (p < me ? p : p - 1) * rows + i;
+            const std::int64_t from = piece_starts(slot), n = lengths(slot);
+            for (std::int64_t k = 0; k < n; ++k, ++at) {
+              out_entries(at) = entries(from + k);
+              out_values(at) = values(from + k);
+            }
           }
         }
       });
@@ -128,22 +142,48 @@ DistributedMatrix<Matrix> transpose(const ExecSpace& space, const DistributedMat
   }
 
   // Peer r gets rows [first(r), end(r)) of T: contiguous row lengths,
-  // entries and values, sent straight from T's arrays.
+  // entries and values, sent straight from host copies of T's arrays. This
+  // rank's own slice stays on the device.
   const auto t_row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), T.graph.row_map);
-  std::vector<std::int64_t> rows_to(size), entries_to(size), rows_from(size, result_rows.count(me));
+  std::vector<std::int64_t> rows_to(size, 0), entries_to(size, 0), rows_from(size, result_rows.count(me));
   for (int r = 0; r < size; ++r) {
+    if (r == me) continue;
     rows_to[r] = result_rows.count(r);
     entries_to[r] = static_cast<std::int64_t>(t_row_map(result_rows.end(r)) - t_row_map(result_rows.first(r)));
   }
+  rows_from[me] = 0;
+  detail::fail_together(comm, t_row_map(P.global_cols()) > std::numeric_limits<int>::max(),
+                        detail::ErrorKind::overflow,
+                        who + ": a rank's block of P holds more than 2^31 - 1 entries (MPI's int offsets); use more ranks");
   const auto row_pattern = detail::make_pattern(comm, rows_to, rows_from, who.c_str(), "row lengths");
-  const auto entry_pattern =
+  auto entry_pattern =
       detail::make_pattern(comm, entries_to, detail::exchange_counts(comm, entries_to), who.c_str(), "entries");
+  auto lengths_pattern = row_pattern;
+  for (int r = 0; r < size; ++r) {
+    // Send straight from T's arrays: each peer's slice where it lies.
+    lengths_pattern.send_displs[r] = static_cast<int>(result_rows.first(r));
+    entry_pattern.send_displs[r] = static_cast<int>(t_row_map(result_rows.first(r)));
+  }
   std::vector<std::int64_t> lengths(static_cast<std::size_t>(P.global_cols()));
   for (std::size_t i = 0; i < lengths.size(); ++i) lengths[i] = static_cast<std::int64_t>(t_row_map(i + 1) - t_row_map(i));
-  const auto received_lengths =
-      detail::exchange_host<std::int64_t>(comm, row_pattern, lengths.data(), "gustav::distributed::transpose::lengths");
-  const auto t_entries = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), T.graph.entries);
-  const auto t_values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), T.values);
+  const auto received_lengths = detail::exchange_host<std::int64_t>(comm, lengths_pattern, lengths.data(),
+                                                                    "gustav::distributed::transpose::lengths");
+  // Host copies of T's entries and values outside this rank's own slice.
+  const auto to_host_but_own = [&](const auto& device) {
+    auto host = Kokkos::create_mirror_view(Kokkos::HostSpace(), device);
+    const std::size_t own_first = static_cast<std::size_t>(t_row_map(result_rows.first(me)));
+    const std::size_t own_end = static_cast<std::size_t>(t_row_map(result_rows.end(me)));
+    const std::size_t n = device.extent(0);
+    if (host.data() != device.data()) {
+      Kokkos::deep_copy(Kokkos::subview(host, std::make_pair(std::size_t(0), own_first)),
+                        Kokkos::subview(device, std::make_pair(std::size_t(0), own_first)));
+      Kokkos::deep_copy(Kokkos::subview(host, std::make_pair(own_end, n)),
+                        Kokkos::subview(device, std::make_pair(own_end, n)));
+    }
+    return host;
+  };
+  const auto t_entries = to_host_but_own(T.graph.entries);
+  const auto t_values = to_host_but_own(T.values);
   const auto received_entries =
       detail::exchange_host<O>(comm, entry_pattern, t_entries.data(), "gustav::distributed::transpose::entries");
   const auto received_values =
@@ -154,7 +194,8 @@ DistributedMatrix<Matrix> transpose(const ExecSpace& space, const DistributedMat
   R.rows = result_rows;
   detail::all_or_none(comm, who.c_str(), [&] {
     R.local = detail::assemble_transposed_rows<Matrix>(
-        space, result_rows.count(me), P.global_rows(), size, Kokkos::create_mirror_view_and_copy(Memory(), received_lengths),
+        space, result_rows.first(me), result_rows.count(me), P.global_rows(), size, me, T,
+        Kokkos::create_mirror_view_and_copy(Memory(), received_lengths),
         Kokkos::create_mirror_view_and_copy(Memory(), received_entries),
         Kokkos::create_mirror_view_and_copy(Memory(), received_values));
   });
