@@ -169,21 +169,10 @@ DistributedMatrix<Matrix> transpose(const ExecSpace& space, const DistributedMat
   const auto received_lengths = detail::exchange_host<std::int64_t>(comm, lengths_pattern, lengths.data(),
                                                                     "gustav::distributed::transpose::lengths");
   // Host copies of T's entries and values outside this rank's own slice.
-  const auto to_host_but_own = [&](const auto& device) {
-    auto host = Kokkos::create_mirror_view(Kokkos::HostSpace(), device);
-    const std::size_t own_first = static_cast<std::size_t>(t_row_map(result_rows.first(me)));
-    const std::size_t own_end = static_cast<std::size_t>(t_row_map(result_rows.end(me)));
-    const std::size_t n = device.extent(0);
-    if (host.data() != device.data()) {
-      Kokkos::deep_copy(Kokkos::subview(host, std::make_pair(std::size_t(0), own_first)),
-                        Kokkos::subview(device, std::make_pair(std::size_t(0), own_first)));
-      Kokkos::deep_copy(Kokkos::subview(host, std::make_pair(own_end, n)),
-                        Kokkos::subview(device, std::make_pair(own_end, n)));
-    }
-    return host;
-  };
-  const auto t_entries = to_host_but_own(T.graph.entries);
-  const auto t_values = to_host_but_own(T.values);
+  const std::size_t own_first = static_cast<std::size_t>(t_row_map(result_rows.first(me)));
+  const std::size_t own_end = static_cast<std::size_t>(t_row_map(result_rows.end(me)));
+  const auto t_entries = detail::host_copy_except(T.graph.entries, own_first, own_end);
+  const auto t_values = detail::host_copy_except(T.values, own_first, own_end);
   const auto received_entries =
       detail::exchange_host<O>(comm, entry_pattern, t_entries.data(), "gustav::distributed::transpose::entries");
   const auto received_values =

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gustav/distributed/collective_errors.hpp"
@@ -80,6 +81,23 @@ Kokkos::View<T*, Kokkos::HostSpace> exchange_host(MPI_Comm comm, const ExchangeP
   MPI_Alltoallv(send, p.send_counts.data(), p.send_displs.data(), mpi_type<T>(), recv.data(), p.recv_counts.data(),
                 p.recv_displs.data(), mpi_type<T>(), comm);
   return recv;
+}
+
+/// A host copy of `device` (the same array where it is host memory) in
+/// which only the elements outside [skip_first, skip_end) are copied: the
+/// part a rank keeps for itself is never staged.
+template <class View>
+auto host_copy_except(const View& device, std::size_t skip_first, std::size_t skip_end) {
+  auto host = Kokkos::create_mirror_view(Kokkos::HostSpace(), device);
+  if (host.data() != device.data()) {
+    const std::size_t n = device.extent(0);
+    const auto copy = [&](std::size_t lo, std::size_t hi) {
+      if (hi > lo) Kokkos::deep_copy(Kokkos::subview(host, std::make_pair(lo, hi)), Kokkos::subview(device, std::make_pair(lo, hi)));
+    };
+    copy(0, skip_first);
+    copy(skip_end, n);
+  }
+  return host;
 }
 
 /// Sends a packed array of `space`'s memory and returns what arrived, in

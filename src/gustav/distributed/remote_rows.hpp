@@ -157,25 +157,31 @@ build_remote_rows(const ExecSpace& space, MPI_Comm comm, const AEntries& a_entri
   rr.block_first = b_blocks.first(me);
   Kokkos::View<Ordinal*, Memory> a_renumbered;
   IndexBitmap<Memory> a_columns;
-  std::vector<Ordinal> needed;  // host copy of rr.rows
+  Kokkos::View<Ordinal*, Kokkos::HostSpace> needed;  // rr.rows on the host, outside this rank's own run
 
-  // 1. The rows A reaches, and the requests for those other ranks own.
-  std::vector<std::int64_t> request_counts(static_cast<std::size_t>(size), 0), request_first(size, 0);
+  // 1. The rows A reaches, and the requests for those other ranks own: the
+  // rows each peer's block holds are one run of rr.rows, found on the
+  // device (only the runs of other peers are copied to the host).
+  std::vector<std::int64_t> request_counts(static_cast<std::size_t>(size), 0), request_first(size + 1, 0);
   all_or_none(comm, who, [&] {
     a_columns = mark_indices(space, b_blocks.rows(), a_entries, "gustav::distributed::a_columns");
     rr.rows = marked_indices<Ordinal>(space, a_columns, "gustav::distributed::b_ext_rows");
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rr.rows);
-    needed.assign(host.data(), host.data() + host.extent(0));
-    for (int r = 0; r < size; ++r) {
-      const auto lo = std::lower_bound(needed.begin(), needed.end(), b_blocks.first(r)) - needed.begin();
-      const auto hi = std::lower_bound(needed.begin(), needed.end(), b_blocks.end(r)) - needed.begin();
-      request_first[r] = lo;
-      if (r == me) {
-        rr.own_first = lo, rr.own_end = hi;
-      } else {
-        request_counts[r] = hi - lo;
-      }
-    }
+    Kokkos::View<std::int64_t*, Kokkos::HostSpace> block_starts("gustav::distributed::block_starts", size + 1);
+    for (int r = 0; r <= size; ++r) block_starts(r) = b_blocks.starts()[r];
+    const auto starts = Kokkos::create_mirror_view_and_copy(Memory(), block_starts);
+    Kokkos::View<std::int64_t*, Memory> runs = gustav::detail::allocate_view<Kokkos::View<std::int64_t*, Memory>>(
+        space, "gustav::distributed::request_runs", static_cast<std::size_t>(size + 1), false);
+    const auto rows = rr.rows;
+    const std::int64_t n = static_cast<std::int64_t>(rows.extent(0));
+    Kokkos::parallel_for(
+        "gustav::distributed::request_runs", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, size + 1),
+        KOKKOS_LAMBDA(const std::int64_t r) { runs(r) = gustav::detail::first_at_least(rows, 0, n, starts(r)); });
+    space.fence();
+    const auto runs_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), runs);
+    for (int r = 0; r <= size; ++r) request_first[r] = runs_host(r);
+    for (int r = 0; r < size; ++r) request_counts[r] = r == me ? 0 : request_first[r + 1] - request_first[r];
+    rr.own_first = request_first[me], rr.own_end = request_first[me + 1];
+    needed = host_copy_except(rr.rows, static_cast<std::size_t>(rr.own_first), static_cast<std::size_t>(rr.own_end));
   });
   const auto request_pattern =
       make_pattern(comm, request_counts, exchange_counts(comm, request_counts), who, "row requests");
