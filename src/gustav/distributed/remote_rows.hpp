@@ -61,6 +61,11 @@ struct RemoteRows {
 };
 
 /// Entries of the served rows of B, packed back to back.
+/// Whether a space's kernels run on the host's threads.
+template <class ExecSpace>
+inline constexpr bool on_host_v =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+
 template <class ExecSpace, class BArray>
 using PackedOf = Kokkos::View<std::remove_const_t<typename BArray::value_type>*, typename ExecSpace::memory_space>;
 
@@ -72,17 +77,51 @@ PackedOf<ExecSpace, BArray> pack_served(const ExecSpace& space, const RR& rr, co
   using Out = PackedOf<ExecSpace, BArray>;
   const std::int64_t total = rr.entry_pattern.send_total;
   Out out = gustav::detail::allocate_view<Out>(space, label, static_cast<std::size_t>(total), false);
-  const std::int64_t last_row = static_cast<std::int64_t>(rr.served_rows.extent(0)) - 1;
+  const std::int64_t n_rows = static_cast<std::int64_t>(rr.served_rows.extent(0));
   const auto rows = rr.served_rows;
   const auto starts = rr.served_starts;
-  Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, total),
-      KOKKOS_LAMBDA(const std::int64_t p) {
-        const std::int64_t s = gustav::detail::last_at_most(starts, p, 0, last_row);
-        out(p) = b_array(static_cast<std::int64_t>(b_row_map(rows(s))) + (p - starts(s)));
-      });
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  if constexpr (on_host_v<ExecSpace>) {
+    // A row per iteration: contiguous copies (a search per entry took most
+    // of a numeric repeat on CPUs).
+    Kokkos::parallel_for(
+        label, Range(space, 0, n_rows), KOKKOS_LAMBDA(const std::int64_t s) {
+          const std::int64_t from = static_cast<std::int64_t>(b_row_map(rows(s)));
+          for (std::int64_t p = starts(s); p < starts(s + 1); ++p) out(p) = b_array(from + (p - starts(s)));
+        });
+  } else {
+    // An entry per thread, its row found by binary search: loads coalesce
+    // and long rows spread over the device.
+    Kokkos::parallel_for(
+        label, Range(space, 0, total), KOKKOS_LAMBDA(const std::int64_t p) {
+          const std::int64_t s = gustav::detail::last_at_most(starts, p, 0, n_rows - 1);
+          out(p) = b_array(static_cast<std::int64_t>(b_row_map(rows(s))) + (p - starts(s)));
+        });
+  }
   return out;
 }
+
+/// Copies entry `offset` of B_ext's row k to out(q): from this rank's
+/// block of B or from the received rows.
+template <class Rows, class BRowMap, class BArray, class Received, class Starts, class Out>
+struct GatheredEntry {
+  Rows rows;
+  BRowMap b_row_map;
+  BArray b_array;
+  Received received;
+  Starts received_starts;
+  Out out;
+  std::int64_t own_first, own_end, block_first;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k, const std::int64_t offset, const std::int64_t q) const {
+    if (k >= own_first && k < own_end) {
+      const std::int64_t local_row = static_cast<std::int64_t>(rows(k)) - block_first;
+      out(q) = b_array(static_cast<std::int64_t>(b_row_map(local_row)) + offset);
+    } else {
+      const std::int64_t r = k < own_first ? k : k - (own_end - own_first);
+      out(q) = received(received_starts(r) + offset);
+    }
+  }
+};
 
 /// Fills B_ext's array (`out`, in the order of rr.row_map) from this
 /// rank's block of B and the received rows.
@@ -95,19 +134,22 @@ void fill_gathered(const ExecSpace& space, const RR& rr, const BRowMap& b_row_ma
   const auto rows = rr.rows;
   const auto received_starts = rr.received_starts;
   const std::int64_t own_first = rr.own_first, own_end = rr.own_end, block_first = rr.block_first;
-  Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, total),
-      KOKKOS_LAMBDA(const std::int64_t q) {
-        const std::int64_t k = gustav::detail::last_at_most(row_map, q, 0, last_row);
-        const std::int64_t offset = q - static_cast<std::int64_t>(row_map(k));
-        if (k >= own_first && k < own_end) {
-          const std::int64_t local_row = static_cast<std::int64_t>(rows(k)) - block_first;
-          out(q) = b_array(static_cast<std::int64_t>(b_row_map(local_row)) + offset);
-        } else {
-          const std::int64_t r = k < own_first ? k : k - (own_end - own_first);
-          out(q) = received(received_starts(r) + offset);
-        }
-      });
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  const GatheredEntry<decltype(rows), decltype(b_row_map), BArray, Received, decltype(received_starts), Out> fill{
+      rows, b_row_map, b_array, received, received_starts, out, own_first, own_end, block_first};
+  if constexpr (on_host_v<ExecSpace>) {
+    Kokkos::parallel_for(
+        label, Range(space, 0, last_row + 1), KOKKOS_LAMBDA(const std::int64_t k) {
+          const std::int64_t first = static_cast<std::int64_t>(row_map(k));
+          for (std::int64_t q = first; q < static_cast<std::int64_t>(row_map(k + 1)); ++q) fill(k, q - first, q);
+        });
+  } else {
+    Kokkos::parallel_for(
+        label, Range(space, 0, total), KOKKOS_LAMBDA(const std::int64_t q) {
+          const std::int64_t k = gustav::detail::last_at_most(row_map, q, 0, last_row);
+          fill(k, q - static_cast<std::int64_t>(row_map(k)), q);
+        });
+  }
 }
 
 /// Moves the values of the planned rows and fills rr.values. Collective.
@@ -118,6 +160,18 @@ void gather_values(const ExecSpace& space, MPI_Comm comm, RR& rr, const BRowMap&
   fill_gathered(space, rr, b_row_map, b_values, received, rr.values, "gustav::distributed::gather_values");
   space.fence();
 }
+
+/// runs(r): the first of the ascending `rows` at or past block r's start.
+template <class Rows, class Starts, class Runs>
+struct FirstRowOfBlocks {
+  Rows rows;
+  Starts starts;
+  Runs runs;
+  std::int64_t n;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r) const {
+    runs(r) = gustav::detail::first_at_least(rows, 0, n, starts(r));
+  }
+};
 
 /// Exclusive running sums of `lengths` into a new array one longer.
 template <class ExecSpace, class Lengths>
@@ -175,7 +229,7 @@ build_remote_rows(const ExecSpace& space, MPI_Comm comm, const AEntries& a_entri
     const std::int64_t n = static_cast<std::int64_t>(rows.extent(0));
     Kokkos::parallel_for(
         "gustav::distributed::request_runs", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, size + 1),
-        KOKKOS_LAMBDA(const std::int64_t r) { runs(r) = gustav::detail::first_at_least(rows, 0, n, starts(r)); });
+        FirstRowOfBlocks<decltype(rows), decltype(starts), decltype(runs)>{rows, starts, runs, n});
     space.fence();
     const auto runs_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), runs);
     for (int r = 0; r <= size; ++r) request_first[r] = runs_host(r);
