@@ -32,6 +32,18 @@ TEST(DistributedMultiply, RanksOwningNoRowsOfAOrB) {
   expect_block_of(product.C, generators::multiply(A, B));
 }
 
+TEST(DistributedMultiply, WideBRenumbersColumnsAndMapsThemBack) {
+  // B has far more columns than the rows A reaches: the import numbers
+  // B_ext's columns locally and C's come back global, still sorted.
+  const auto A = generators::erdos_renyi(60, 40, 2.0, 41);
+  const auto B = generators::erdos_renyi(40, 1000, 3.0, 42);
+  auto product = gd::multiply(DistSpace(), spread(A, uneven_blocks(60)), spread_evenly(B));
+  expect_block_of(product.C, generators::multiply(A, B));
+  const auto B2 = with_new_values(B);
+  gd::numeric(DistSpace(), product.plan, spread(A, uneven_blocks(60)), spread_evenly(B2), product.C);
+  expect_block_of(product.C, generators::multiply(A, B2));
+}
+
 TEST(DistributedMultiply, PowerLawRowsMatchReference) {
   generators::RmatParams p;
   p.scale = 9;

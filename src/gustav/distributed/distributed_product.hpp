@@ -155,11 +155,16 @@ auto local_b(const Plan& plan) {
                       plan.remote_.entries, plan.remote_.values);
 }
 
-/// C's global column indices: the local product's, through the column map.
+/// C's global column indices: the local product's, through the column map
+/// where B_ext's columns were renumbered.
 template <class ExecSpace, class Plan>
 void map_columns_back(const ExecSpace& space, Plan& plan) {
   using View = Kokkos::View<typename Plan::ordinal_type*, typename Plan::memory_space>;
   const auto local = plan.local_.entries();
+  if (!plan.remote_.columns_renumbered) {
+    plan.c_entries_ = local;
+    return;
+  }
   const auto columns = plan.remote_.columns;
   View global = gustav::detail::allocate_view<View>(space, "gustav::distributed::C::entries", local.extent(0), false);
   Kokkos::parallel_for(
