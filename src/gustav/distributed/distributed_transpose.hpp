@@ -7,9 +7,10 @@
 /// rank's row of R is its peers' pieces of that row in rank order, which
 /// keeps its columns sorted with no sort. One rank sends nothing.
 ///
-/// Measured on an H200 (lap3d:180's smoothed prolongator, 5.8 million rows,
-/// one rank): a host transpose that bucketed every entry by owner took
-/// 1.71 s, against ... for this one.
+/// Measured with gustav-mpi on an H200 (lap3d:180's smoothed prolongator,
+/// 5.8 million rows, one rank): a host transpose that bucketed every entry
+/// by owner took 1.71 s, this one 8.6 ms. On two H200s it took 262 ms while
+/// the own slice went through the host too, 35-42 ms now.
 #include <mpi.h>
 
 #include <Kokkos_Core.hpp>

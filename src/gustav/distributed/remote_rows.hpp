@@ -141,8 +141,10 @@ void fill_gathered(const ExecSpace& space, const RR& rr, const BRowMap& b_row_ma
   const auto received_starts = rr.received_starts;
   const std::int64_t own_first = rr.own_first, own_end = rr.own_end, block_first = rr.block_first;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  const GatheredEntry<decltype(rows), decltype(b_row_map), BArray, Received, decltype(received_starts), Out> fill{
-      rows, b_row_map, b_array, received, received_starts, out, own_first, own_end, block_first};
+  // Views by value: a reference member would point into the host stack.
+  const GatheredEntry<std::remove_const_t<decltype(rows)>, BRowMap, BArray, Received,
+                      std::remove_const_t<decltype(received_starts)>, Out>
+      fill{rows, b_row_map, b_array, received, received_starts, out, own_first, own_end, block_first};
   if constexpr (on_host_v<ExecSpace>) {
     Kokkos::parallel_for(
         label, Range(space, 0, last_row + 1), KOKKOS_LAMBDA(const std::int64_t k) {
