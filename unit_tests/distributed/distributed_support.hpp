@@ -15,13 +15,8 @@
 
 namespace gustav::test {
 
-#if defined(KOKKOS_ENABLE_CUDA)
-using DistSpace = Kokkos::Cuda;
-#elif defined(KOKKOS_ENABLE_OPENMP)
-using DistSpace = Kokkos::OpenMP;
-#else
-using DistSpace = Kokkos::Serial;
-#endif
+/// The build's default space: CUDA ranks in CUDA builds, OpenMP ranks otherwise.
+using DistSpace = Kokkos::DefaultExecutionSpace;
 using DistDevice = Kokkos::Device<DistSpace, typename DistSpace::memory_space>;
 using DistMatrix = KokkosSparse::CrsMatrix<double, int, DistDevice, void, int>;
 using WideMatrix = KokkosSparse::CrsMatrix<double, std::int64_t, DistDevice, void, std::int64_t>;
