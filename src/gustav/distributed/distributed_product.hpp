@@ -71,7 +71,7 @@ class ProductPlan {
   RowBlocks a_rows_, b_rows_;
   std::int64_t a_cols_ = 0, b_cols_ = 0;
   std::int64_t a_nnz_ = 0, b_nnz_ = 0;
-  std::uint64_t a_digest_ = 0, b_digest_ = 0;
+  std::uint64_t digest_ = 0;  ///< fingerprint of A's and B's blocks
   detail::RemoteRows<ExecSpace, ordinal_type, offset_type, scalar_type> remote_;
   Kokkos::View<ordinal_type*, memory_space> a_local_entries_;
   local_plan_type local_;
@@ -224,8 +224,7 @@ auto multiply(const ExecSpace& space, const DistributedMatrix<MA>& A, const Dist
 
   Kokkos::View<Scalar*, typename Plan::memory_space> values;
   detail::all_or_none(comm, who.c_str(), [&] {
-    plan.a_digest_ = detail::structure_digest(space, A.local.graph.row_map, A.local.graph.entries);
-    plan.b_digest_ = detail::structure_digest(space, B.local.graph.row_map, B.local.graph.entries);
+    plan.digest_ = detail::structure_digest(space, A.local, B.local);
     // Symbolic, then numeric: the plan must serve numeric-only repeats, which
     // the one-shot path's plan (it writes values while counting) does not.
     const char* local_who = "gustav::distributed::multiply (local product)";
@@ -263,7 +262,7 @@ auto multiply(const ExecSpace& space, const DistributedMatrix<MA>& A, const Dist
 
 /// Numeric-only repeat: C's values for new values of A and B of the
 /// structure the plan was made for (checked on every rank: shapes, nnz and
-/// a digest of each block's structure; a difference anywhere raises
+/// a fingerprint of the blocks' structure; a difference anywhere raises
 /// gustav::plan_mismatch on every rank). Moves only B's values, along the
 /// plan. C must be the product multiply returned (its blocks' values are
 /// overwritten). Collective over the plan's communicator.
@@ -282,8 +281,7 @@ void numeric(const ExecSpace& space, ProductPlan<ExecSpace, Matrix>& plan, const
     if (static_cast<std::int64_t>(C.local.values.extent(0)) != plan.local_nnz() ||
         static_cast<std::int64_t>(C.local.numRows()) != plan.a_rows_.count(detail::comm_rank(comm)))
       mismatch("C's block does not have the plan's shape and nnz");
-    if (detail::structure_digest(space, A.local.graph.row_map, A.local.graph.entries) != plan.a_digest_ ||
-        detail::structure_digest(space, B.local.graph.row_map, B.local.graph.entries) != plan.b_digest_)
+    if (detail::structure_digest(space, A.local, B.local) != plan.digest_)
       mismatch("A's or B's block has another structure than the plan's");
   });
   auto clock = std::chrono::steady_clock::now();

@@ -1,32 +1,25 @@
 #pragma once
-/// A 64-bit digest of a CSR block's structure (row map and column indices),
-/// the same sum of mixed terms as the numeric phase's structure fingerprint:
-/// a numeric-only repeat checks with it that a rank's blocks still have the
-/// structure the plan moved and renumbered.
+/// The 64-bit fingerprint of a rank's blocks of A and B (row maps and column
+/// indices), the one the numeric phase's kept products use
+/// (validation/structure_fingerprint.hpp): a numeric-only repeat checks with
+/// it that the blocks still have the structure the plan moved and renumbered.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
+#include "gustav/distributed/distributed_matrix.hpp"
+#include "gustav/spgemm/kernel_errors.hpp"
 #include "gustav/validation/structure_fingerprint.hpp"
 
 namespace gustav::distributed::detail {
 
-template <class ExecSpace, class RowMap, class Entries>
-std::uint64_t structure_digest(const ExecSpace& space, const RowMap& row_map, const Entries& entries) {
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  std::uint64_t rows = 0, cols = 0;
-  Kokkos::parallel_reduce(
-      "gustav::distributed::digest_row_map", Range(space, 0, static_cast<std::int64_t>(row_map.extent(0))),
-      KOKKOS_LAMBDA(const std::int64_t i, std::uint64_t& sum) {
-        sum += gustav::detail::structure_term(0, i, static_cast<std::int64_t>(row_map(i)));
-      },
-      rows);
-  Kokkos::parallel_reduce(
-      "gustav::distributed::digest_entries", Range(space, 0, static_cast<std::int64_t>(entries.extent(0))),
-      KOKKOS_LAMBDA(const std::int64_t p, std::uint64_t& sum) {
-        sum += gustav::detail::structure_term(1, p, static_cast<std::int64_t>(entries(p)));
-      },
-      cols);
-  return rows + cols;
+template <class ExecSpace, class MA, class MB>
+std::uint64_t structure_digest(const ExecSpace& space, const MA& A, const MB& B) {
+  using Device = Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>;
+  Kokkos::View<std::uint64_t*, Device> parts(Kokkos::view_alloc(space, "gustav::distributed::fingerprint_parts"),
+                                             gustav::detail::fingerprint_parts_length(space));
+  Kokkos::View<std::uint64_t, Device> out(Kokkos::view_alloc(space, "gustav::distributed::fingerprint"));
+  const auto errors = gustav::detail::make_error_flag<Device>(space, "gustav::distributed::fingerprint_errors");
+  return gustav::detail::structure_fingerprint(space, csr_input(A), csr_input(B), parts, out, errors);
 }
 
 }  // namespace gustav::distributed::detail
