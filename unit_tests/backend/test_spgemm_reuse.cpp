@@ -1,4 +1,8 @@
 // The symbolic plan reused with new values, and refused for other matrices.
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
 #include "support/spgemm_fixture.hpp"
 
 namespace gustav::test {
@@ -11,6 +15,25 @@ class SpgemmReuse : public SpgemmTest<C> {
   Host with_new_values(Host h, std::uint64_t seed) {
     Rng rng(seed);
     for (auto& v : h.values) v = random_value<typename C::scalar>(rng);
+    return h;
+  }
+  /// Row i holds columns i * cols / rows - width .. + width (clipped), with
+  /// random values: consecutive rows name consecutive rows of B, so A
+  /// streams through B (the CPU passes then fetch no rows of B ahead).
+  Host banded(std::int64_t rows, std::int64_t cols, std::int64_t width, std::uint64_t seed) {
+    Rng rng(seed);
+    Host h;
+    h.num_rows = static_cast<typename C::ordinal>(rows);
+    h.num_cols = static_cast<typename C::ordinal>(cols);
+    h.row_map.assign(1, 0);
+    for (std::int64_t i = 0; i < rows; ++i) {
+      const std::int64_t centre = i * cols / rows;
+      for (std::int64_t j = std::max<std::int64_t>(0, centre - width); j <= std::min(cols - 1, centre + width); ++j) {
+        h.entries.push_back(static_cast<typename C::ordinal>(j));
+        h.values.push_back(random_value<typename C::scalar>(rng));
+      }
+      h.row_map.push_back(static_cast<typename C::offset>(h.entries.size()));
+    }
     return h;
   }
 };
@@ -28,6 +51,24 @@ TYPED_TEST(SpgemmReuse, ReuseAfterValueChange) {
         to_host_csr<typename TestFixture::S, typename TestFixture::O, typename TestFixture::Z>(C2),
         reference_multiply(A2, B2), true))
         << "round " << round;
+  }
+}
+
+TYPED_TEST(SpgemmReuse, ReuseAfterValueChangeOnBandedProducts) {
+  // A banded square A times a banded A (stencil-like) and times a narrow
+  // B of a third of the columns (a multigrid A * P).
+  const auto A = this->banded(400, 400, 3, 80);
+  for (const auto& B : {this->banded(400, 400, 2, 81), this->banded(400, 133, 1, 82)}) {
+    const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B));
+    for (std::uint64_t round = 0; round < 2; ++round) {
+      const auto A2 = this->with_new_values(A, 90 + round);
+      const auto B2 = this->with_new_values(B, 95 + round);
+      const auto C2 = TestFixture::Run::numeric(plan, this->device(A2), this->device(B2));
+      EXPECT_TRUE(matches_reference<typename TestFixture::S>(
+          to_host_csr<typename TestFixture::S, typename TestFixture::O, typename TestFixture::Z>(C2),
+          reference_multiply(A2, B2), true))
+          << B.num_cols << " columns, round " << round;
+    }
   }
 }
 
@@ -77,8 +118,18 @@ TYPED_TEST(SpgemmReuse, StructureChangeIsDetected) {
     I.row_map.push_back(static_cast<typename TestFixture::Z>(i + 1));
     shift.row_map.push_back(static_cast<typename TestFixture::Z>(i + 1));
   }
-  const auto plan = TestFixture::Run::symbolic(this->device(I), this->device(I));
-  EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(I), this->device(shift)), gustav::plan_mismatch);
+  // A = I streams through B; A = a scattered permutation does not (the CPU
+  // passes fetch rows of B ahead for it): both must notice.
+  Host scattered = I;
+  std::vector<std::int64_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  Rng rng(83);
+  for (std::int64_t i = n - 1; i > 0; --i) std::swap(order[i], order[rng.next() % static_cast<std::uint64_t>(i + 1)]);
+  for (std::int64_t i = 0; i < n; ++i) scattered.entries[i] = static_cast<typename TestFixture::O>(order[i]);
+  for (const auto& A : {I, scattered}) {
+    const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(I));
+    EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(A), this->device(shift)), gustav::plan_mismatch);
+  }
 }
 
 }  // namespace

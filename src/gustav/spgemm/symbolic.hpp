@@ -154,15 +154,14 @@ bool write_pass_is_dense(const Mapping& mapping, const SpgemmOptions& options, s
 }
 
 /// gustav::multiply on the thread-per-row mapping: every row's columns and
-/// values written at once (write_pass.hpp), binned by the row's nnz. Returns
-/// the pools' bytes; `uses` gets the bins.
+/// values written at once (write_pass.hpp), every row in order. Returns the
+/// pool's bytes; `uses` gets the one bin.
 template <class Types, class ExecSpace, class AIn, class BIn, class Source, class Plan, class ProductsView>
 std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, const BIn& B, const Source& source,
                                       Plan& plan, const Mapping& mapping, const ProductsView& products,
                                       std::int64_t max_nnz,
                                       const typename Types::c_values& values, TempMemory& temp,
                                       std::vector<BinUse>& uses) {
-  using Ordinal = typename Types::ordinal_type;
   using Pass = WritePass<ExecSpace, Types, Source>;
   const auto row_map = plan.c_row_map_;
   TierRequest r;
@@ -171,11 +170,11 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   r.spill_row_bytes = r.row_bytes;
   r.max_need = max_nnz;
   const auto tiers = tiers_for(mapping, r, plan.options_, Pass::dense_bytes(B.num_cols));
-  auto binning = bin_rows<Ordinal>(
-      space, A.num_rows,
-      WorkNeed<NeedFromRowMap<decltype(row_map)>, ProductsView>{{row_map}, products, long_row_products(tiers)}, tiers,
-      "gustav::multiply::bins", temp);
-  uses = bin_uses(tiers, binning.offsets);
+  // The dense accumulator is the only tier (write_pass_is_dense): every row
+  // in order, no binning.
+  if (tiers.size() != 1 || !tiers.front().dense)
+    throw internal_error("gustav::multiply: the write pass was planned without its dense accumulator");
+  uses = bin_uses(tiers, {0, A.num_rows});
   auto errors = make_error_flag<typename Types::device_type>(space, "gustav::multiply::errors");
   Pass pass;
   pass.a_row_map = A.row_map;
@@ -196,8 +195,8 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   PoolSizing pools;
   pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(r.max_need, r.max_load));
   pools.dense_chunk_bytes = Pass::dense_bytes(B.num_cols);
-  const std::size_t pool_bytes = launch_tiers(space, pass, tiers, binning, pools, "gustav::multiply", temp);
-  temp.release(binning.perm);
+  const std::size_t pool_bytes =
+      launch_tier(space, pass, tiers.front(), AllRows{}, A.num_rows, pools, "gustav::multiply::dense", temp);
   raise_kernel_errors(space, errors, "gustav::multiply");
   return pool_bytes;
 }
@@ -233,9 +232,17 @@ std::size_t run_symbolic_pass(const ExecSpace& space, const AIn& A, const Source
                   Pass::long_bytes_for_columns(b_cols) * min_long_rows_per_batch <= pools.max_bytes;
     const auto tiers = tiers_for(mapping, r, plan.options_, Pass::dense_bytes(b_cols));
     dense = uses_dense(tiers);
-    auto binning = bin_rows<Ordinal>(space, A.num_rows,
-                                     WorkNeed<NeedFromView<NeedView>, ProductsView>{{need}, products, long_row_products(tiers)},
-                                     tiers, (label + "_bins").c_str(), temp);
+    // A single dense tier (CPUs) takes every row as it comes: no binning.
+    const bool all_rows = is_host_space<ExecSpace>() && tiers.size() == 1 && tiers.front().dense;
+    Binning<typename Types::device_type, Ordinal> binning;
+    if (all_rows) {
+      binning.offsets = {0, A.num_rows};
+    } else {
+      binning = bin_rows<Ordinal>(
+          space, A.num_rows,
+          WorkNeed<NeedFromView<NeedView>, ProductsView>{{need}, products, long_row_products(tiers)}, tiers,
+          (label + "_bins").c_str(), temp);
+    }
     uses = bin_uses(tiers, binning.offsets);
     Pass pass;
     pass.a_row_map = A.row_map;
@@ -255,8 +262,15 @@ std::size_t run_symbolic_pass(const ExecSpace& space, const AIn& A, const Source
     pass.prefetch_limit = plan.schedule_.prefetch_limit;
     pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(max_need, r.max_load));
     pools.dense_chunk_bytes = Pass::dense_bytes(b_cols);
-    pool_bytes = launch_tiers(space, pass, tiers, binning, pools, label, temp);
-    temp.release(binning.perm);
+    if (all_rows) {
+      // (Not compiled for devices, which never have that tier.)
+      if constexpr (is_host_space<ExecSpace>())
+        pool_bytes = launch_tier(space, pass, tiers.front(), AllRows{}, A.num_rows, pools,
+                                 label + "::" + tiers.front().name, temp);
+    } else {
+      pool_bytes = launch_tiers(space, pass, tiers, binning, pools, label, temp);
+      temp.release(binning.perm);
+    }
   };
   if (mapping.one_thread_per_row) {
     run(Exclusive{});

@@ -142,93 +142,111 @@ struct takes_long_rows : std::false_type {};
 template <class Pass>
 struct takes_long_rows<Pass, std::void_t<decltype(&Pass::long_row_bytes)>> : std::true_type {};
 
+/// Every row of A in order, for a single tier that takes all of them (the
+/// CPU's dense accumulator, run without binning): no permutation to build
+/// or read.
+struct AllRows {
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t i) const { return i; }
+};
+
+/// Launches one tier of `pass` over `n` rows, rows(0..n-1). Returns the bytes
+/// its pool took (already released).
+template <class ExecSpace, class Pass, class Rows>
+std::size_t launch_tier(const ExecSpace& space, const Pass& pass, const Tier& tier, const Rows& rows,
+                        std::int64_t n, const PoolSizing& pools, const std::string& name, TempMemory& temp) {
+  using Device = Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>;
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
+  // A memory budget shrinks the pool to what is left of it, keeping at
+  // least a chunk and a little room: fewer teams then take the rows in
+  // turn, each keeping its chunk (rows processed in chunks).
+  const std::size_t headroom = 4096;
+  const std::size_t room = temp.room() > headroom ? temp.room() - headroom : 0;
+  const std::size_t max_pool = std::min(pools.max_bytes, room);
+  constexpr bool all_rows = std::is_same_v<Rows, AllRows>;
+  if (tier.long_rows || (all_rows && tier.team_level)) {
+    // All rows in order is the CPU dense tier's (worker level); the long-row
+    // and team-level kernels are not instantiated for it.
+    if constexpr (takes_long_rows<Pass>::value && !all_rows) {
+      return launch_long_rows(space, pass, rows, n, max_pool, tier.vector_length, name, temp);
+    } else {
+      throw internal_error(name + ": long-row or team-level tier where the pass has none");
+    }
+  }
+  std::size_t pool_bytes = 0;
+  auto run = [&](auto level) {
+    using Level = decltype(level);
+    TierKernel<Pass, Level, Rows> k;
+    k.pass = pass;
+    k.rows = rows;
+    k.num_rows = n;
+    k.log2_slots = tier.log2_slots;
+    k.level1_probes = tier.level1_probes;
+    k.rows_per_worker = tier.rows_per_worker;
+    k.spill = tier.spill;
+    k.dense = tier.dense;
+    k.per_row_slots = tier.per_row_slots;
+    k.region_bytes = tier.scratch_bytes;
+    // Team scratch holds one region per worker (worker level) or one region.
+    auto team_scratch = [&](int workers) { return k.region_bytes * (Level::team_wide ? 1 : workers) + 16; };
+    int team_size = tier.team_size;
+    {
+      Policy probe(space, 1, 1, tier.vector_length);
+      probe.set_scratch_size(0, Kokkos::PerTeam(team_scratch(team_size)));
+      team_size = std::max(1, std::min(team_size, probe.team_size_max(k, Kokkos::ParallelForTag())));
+    }
+    const std::size_t scratch = team_scratch(team_size);
+    std::int64_t league = Level::team_wide ? n : ceil_div<std::int64_t>(n, std::int64_t(team_size) * tier.rows_per_worker);
+    MemoryPool<Device> pool;
+    if (tier.spill || tier.dense) {
+      const std::size_t chunk = tier.dense ? pools.dense_chunk_bytes : pools.spill_chunk_bytes;
+      std::int64_t chunks = std::min<std::int64_t>(league, concurrent_teams(space, team_size, tier.vector_length));
+      chunks = std::min<std::int64_t>(chunks, static_cast<std::int64_t>(max_pool / std::max<std::size_t>(chunk, 1)));
+      chunks = std::max<std::int64_t>(chunks, 1);
+      // Teams loop over rows and keep their chunk, so as many teams as chunks.
+      league = std::min(league, chunks);
+      pool = MemoryPool<Device>(space, name + "::pool", chunk, static_cast<int>(chunks),
+                                tier.dense ? Pass::dense_fill_byte : -1, temp);
+      pool_bytes += chunk * static_cast<std::size_t>(chunks);
+    }
+    k.pool = pool;
+    if (is_host_space<ExecSpace>() && (tier.spill || tier.dense) && !Level::team_wide) {
+      const std::int64_t blocks = ceil_div<std::int64_t>(n, std::int64_t(team_size) * tier.rows_per_worker);
+      // About 32 claims per team, each at most 64 blocks: long enough runs
+      // for locality, enough claims to even out clustered heavy rows.
+      k.claim_blocks = std::clamp<std::int64_t>(blocks / (league * 32), 1, 64);
+      k.next_block = Kokkos::View<std::int64_t, Device>(name + "::next_block");
+    }
+    Kokkos::parallel_for(name,
+                         Policy(space, static_cast<int>(league), team_size, tier.vector_length)
+                             .set_scratch_size(0, Kokkos::PerTeam(scratch)),
+                         k);
+    if (tier.spill || tier.dense) {
+      space.fence();
+      pool.free(temp);
+    }
+  };
+  if constexpr (all_rows) {
+    run(WorkerLevel{});
+  } else if (tier.team_level) {
+    run(TeamLevel{});
+  } else {
+    run(WorkerLevel{});
+  }
+  return pool_bytes;
+}
+
 /// Launches every non-empty tier of `binning` for `pass`. Returns the bytes
 /// the pools took (already released).
 template <class ExecSpace, class Pass, class Binning>
 std::size_t launch_tiers(const ExecSpace& space, const Pass& pass, const std::vector<Tier>& tiers,
                          const Binning& binning, const PoolSizing& pools, const std::string& label,
                          TempMemory& temp) {
-  using Device = Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>;
-  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
-  using Rows = decltype(Kokkos::subview(binning.perm, std::make_pair(std::int64_t(0), std::int64_t(0))));
   std::size_t pool_bytes = 0;
   for (std::size_t t = 0; t < tiers.size(); ++t) {
-    const Tier& tier = tiers[t];
-    // A memory budget shrinks the pool to what is left of it, keeping at
-    // least a chunk and a little room: fewer teams then take the rows in
-    // turn, each keeping its chunk (rows processed in chunks).
-    const std::size_t headroom = 4096;
-    const std::size_t room = temp.room() > headroom ? temp.room() - headroom : 0;
-    const std::size_t max_pool = std::min(pools.max_bytes, room);
     const std::int64_t n = binning.rows_in(static_cast<int>(t));
     if (n == 0) continue;
-    const std::string name = label + "::" + tier.name;
-    Rows rows = Kokkos::subview(binning.perm, std::make_pair(binning.offsets[t], binning.offsets[t + 1]));
-    if (tier.long_rows) {
-      if constexpr (takes_long_rows<Pass>::value) {
-        pool_bytes += launch_long_rows(space, pass, rows, n, max_pool, tier.vector_length, name, temp);
-      } else {
-        throw internal_error(name + ": long-row tier for a pass without long rows");
-      }
-      continue;
-    }
-    auto run = [&](auto level) {
-      using Level = decltype(level);
-      TierKernel<Pass, Level, Rows> k;
-      k.pass = pass;
-      k.rows = rows;
-      k.num_rows = n;
-      k.log2_slots = tier.log2_slots;
-      k.level1_probes = tier.level1_probes;
-      k.rows_per_worker = tier.rows_per_worker;
-      k.spill = tier.spill;
-      k.dense = tier.dense;
-      k.per_row_slots = tier.per_row_slots;
-      k.region_bytes = tier.scratch_bytes;
-      // Team scratch holds one region per worker (worker level) or one region.
-      auto team_scratch = [&](int workers) { return k.region_bytes * (Level::team_wide ? 1 : workers) + 16; };
-      int team_size = tier.team_size;
-      {
-        Policy probe(space, 1, 1, tier.vector_length);
-        probe.set_scratch_size(0, Kokkos::PerTeam(team_scratch(team_size)));
-        team_size = std::max(1, std::min(team_size, probe.team_size_max(k, Kokkos::ParallelForTag())));
-      }
-      const std::size_t scratch = team_scratch(team_size);
-      std::int64_t league = Level::team_wide ? n : ceil_div<std::int64_t>(n, std::int64_t(team_size) * tier.rows_per_worker);
-      MemoryPool<Device> pool;
-      if (tier.spill || tier.dense) {
-        const std::size_t chunk = tier.dense ? pools.dense_chunk_bytes : pools.spill_chunk_bytes;
-        std::int64_t chunks = std::min<std::int64_t>(league, concurrent_teams(space, team_size, tier.vector_length));
-        chunks = std::min<std::int64_t>(chunks, static_cast<std::int64_t>(max_pool / std::max<std::size_t>(chunk, 1)));
-        chunks = std::max<std::int64_t>(chunks, 1);
-        // Teams loop over rows and keep their chunk, so as many teams as chunks.
-        league = std::min(league, chunks);
-        pool = MemoryPool<Device>(space, name + "::pool", chunk, static_cast<int>(chunks),
-                                  tier.dense ? Pass::dense_fill_byte : -1, temp);
-        pool_bytes += chunk * static_cast<std::size_t>(chunks);
-      }
-      k.pool = pool;
-      if (is_host_space<ExecSpace>() && (tier.spill || tier.dense) && !Level::team_wide) {
-        const std::int64_t blocks = ceil_div<std::int64_t>(n, std::int64_t(team_size) * tier.rows_per_worker);
-        // About 32 claims per team, each at most 64 blocks: long enough runs
-        // for locality, enough claims to even out clustered heavy rows.
-        k.claim_blocks = std::clamp<std::int64_t>(blocks / (league * 32), 1, 64);
-        k.next_block = Kokkos::View<std::int64_t, Device>(name + "::next_block");
-      }
-      Kokkos::parallel_for(name,
-                           Policy(space, static_cast<int>(league), team_size, tier.vector_length)
-                               .set_scratch_size(0, Kokkos::PerTeam(scratch)),
-                           k);
-      if (tier.spill || tier.dense) {
-        space.fence();
-        pool.free(temp);
-      }
-    };
-    if (tier.team_level) {
-      run(TeamLevel{});
-    } else {
-      run(WorkerLevel{});
-    }
+    const auto rows = Kokkos::subview(binning.perm, std::make_pair(binning.offsets[t], binning.offsets[t + 1]));
+    pool_bytes += launch_tier(space, pass, tiers[t], rows, n, pools, label + "::" + tiers[t].name, temp);
   }
   return pool_bytes;
 }

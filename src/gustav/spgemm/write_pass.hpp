@@ -128,6 +128,8 @@ struct WritePass {
     std::int64_t set_words = 0;
     const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
     const std::int64_t end = static_cast<std::int64_t>(c_row_map(row + 1));
+    // Every row comes here, empty ones too (no binning): they have no products.
+    if (start == end) return;
     if (source.compressed) {
       // Each run of a row of B marks its word once, and B's own entries
       // only add values: products of neighbouring columns would otherwise
