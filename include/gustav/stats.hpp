@@ -13,7 +13,10 @@ namespace gustav {
 struct BinUse {
   std::string name;           ///< e.g. "worker/64" or "team/2048" or "pool"
   std::int64_t max_need = 0;  ///< upper end of the bin's table need (slots)
-  std::int64_t rows = 0;      ///< rows of A that fell in the bin
+  /// Rows of A that fell in the bin. The CPU's single dense tier of the
+  /// counting pass and of gustav::multiply's write pass takes every row,
+  /// empty ones included.
+  std::int64_t rows = 0;
   int vector_length = 1;      ///< vector lanes per row
   int team_size = 1;          ///< workers per team
   int table_slots = 0;        ///< level-1 table slots per row
