@@ -36,40 +36,34 @@ class SpgemmReuse : public SpgemmTest<C> {
     }
     return h;
   }
+  /// Plans A * B once, then for each round gives A and B new values (seeds
+  /// first_seed + round and first_seed + 50 + round) and checks the
+  /// plan's numeric phase against the reference.
+  void check_reuse_rounds(const Host& A, const Host& B, std::uint64_t rounds, std::uint64_t first_seed) {
+    const auto plan = SpgemmTest<C>::Run::symbolic(this->device(A), this->device(B));
+    for (std::uint64_t round = 0; round < rounds; ++round) {
+      const auto A2 = with_new_values(A, first_seed + round);
+      const auto B2 = with_new_values(B, first_seed + 50 + round);
+      const auto C2 = SpgemmTest<C>::Run::numeric(plan, this->device(A2), this->device(B2));
+      EXPECT_TRUE(matches_reference<typename C::scalar>(
+          to_host_csr<typename C::scalar, typename C::ordinal, typename C::offset>(C2), reference_multiply(A2, B2),
+          true))
+          << B.num_cols << " columns, round " << round;
+    }
+  }
 };
 TYPED_TEST_SUITE(SpgemmReuse, AllConfigs, ConfigNames);
 
 TYPED_TEST(SpgemmReuse, ReuseAfterValueChange) {
-  const auto A = this->random(300, 250, 6, 50);
-  const auto B = this->random(250, 280, 6, 51);
-  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B));
-  for (std::uint64_t round = 0; round < 3; ++round) {
-    const auto A2 = this->with_new_values(A, 60 + round);
-    const auto B2 = this->with_new_values(B, 70 + round);
-    const auto C2 = TestFixture::Run::numeric(plan, this->device(A2), this->device(B2));
-    EXPECT_TRUE(matches_reference<typename TestFixture::S>(
-        to_host_csr<typename TestFixture::S, typename TestFixture::O, typename TestFixture::Z>(C2),
-        reference_multiply(A2, B2), true))
-        << "round " << round;
-  }
+  this->check_reuse_rounds(this->random(300, 250, 6, 50), this->random(250, 280, 6, 51), 3, 60);
 }
 
 TYPED_TEST(SpgemmReuse, ReuseAfterValueChangeOnBandedProducts) {
   // A banded square A times a banded A (stencil-like) and times a narrow
   // B of a third of the columns (a multigrid A * P).
   const auto A = this->banded(400, 400, 3, 80);
-  for (const auto& B : {this->banded(400, 400, 2, 81), this->banded(400, 133, 1, 82)}) {
-    const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B));
-    for (std::uint64_t round = 0; round < 2; ++round) {
-      const auto A2 = this->with_new_values(A, 90 + round);
-      const auto B2 = this->with_new_values(B, 95 + round);
-      const auto C2 = TestFixture::Run::numeric(plan, this->device(A2), this->device(B2));
-      EXPECT_TRUE(matches_reference<typename TestFixture::S>(
-          to_host_csr<typename TestFixture::S, typename TestFixture::O, typename TestFixture::Z>(C2),
-          reference_multiply(A2, B2), true))
-          << B.num_cols << " columns, round " << round;
-    }
-  }
+  this->check_reuse_rounds(A, this->banded(400, 400, 2, 81), 2, 90);
+  this->check_reuse_rounds(A, this->banded(400, 133, 1, 82), 2, 90);
 }
 
 TYPED_TEST(SpgemmReuse, RefillExistingMatrix) {
