@@ -93,9 +93,22 @@ struct Binning {
   Kokkos::View<Ordinal*, Device> perm;
   std::vector<std::int64_t> offsets;  ///< size tiers + 1 (host)
   std::int64_t empty_rows = 0;
+  /// No permutation: the one tier takes rows 0 .. offsets[1] - 1 in order
+  /// (rows_in_order; launch_tiers).
+  bool in_order = false;
 
   std::int64_t rows_in(int t) const { return offsets[t + 1] - offsets[t]; }
 };
+
+/// Every row of A, in order, for a single tier that takes any row (the
+/// CPU's dense accumulator): nothing to build, nothing to read per row.
+template <class Device, class Ordinal>
+Binning<Device, Ordinal> rows_in_order(std::int64_t num_rows) {
+  Binning<Device, Ordinal> b;
+  b.offsets = {0, num_rows};
+  b.in_order = true;
+  return b;
+}
 
 /// The non-empty rows in order (one tier): each writes its id after the
 /// non-empty rows before it.

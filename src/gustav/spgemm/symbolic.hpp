@@ -174,7 +174,8 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   // in order, no binning.
   if (tiers.size() != 1 || !tiers.front().dense)
     throw internal_error("gustav::multiply: the write pass was planned without its dense accumulator");
-  uses = bin_uses(tiers, {0, A.num_rows});
+  const auto binning = rows_in_order<typename Types::device_type, typename Types::ordinal_type>(A.num_rows);
+  uses = bin_uses(tiers, binning.offsets);
   auto errors = make_error_flag<typename Types::device_type>(space, "gustav::multiply::errors");
   Pass pass;
   pass.a_row_map = A.row_map;
@@ -195,8 +196,7 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   PoolSizing pools;
   pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(r.max_need, r.max_load));
   pools.dense_chunk_bytes = Pass::dense_bytes(B.num_cols);
-  const std::size_t pool_bytes =
-      launch_tier(space, pass, tiers.front(), AllRows{}, A.num_rows, pools, "gustav::multiply::dense", temp);
+  const std::size_t pool_bytes = launch_tiers(space, pass, tiers, binning, pools, "gustav::multiply", temp);
   raise_kernel_errors(space, errors, "gustav::multiply");
   return pool_bytes;
 }
@@ -233,16 +233,12 @@ std::size_t run_symbolic_pass(const ExecSpace& space, const AIn& A, const Source
     const auto tiers = tiers_for(mapping, r, plan.options_, Pass::dense_bytes(b_cols));
     dense = uses_dense(tiers);
     // A single dense tier (CPUs) takes every row as it comes: no binning.
-    const bool all_rows = is_host_space<ExecSpace>() && tiers.size() == 1 && tiers.front().dense;
-    Binning<typename Types::device_type, Ordinal> binning;
-    if (all_rows) {
-      binning.offsets = {0, A.num_rows};
-    } else {
-      binning = bin_rows<Ordinal>(
-          space, A.num_rows,
-          WorkNeed<NeedFromView<NeedView>, ProductsView>{{need}, products, long_row_products(tiers)}, tiers,
-          (label + "_bins").c_str(), temp);
-    }
+    const bool in_order = is_host_space<ExecSpace>() && tiers.size() == 1 && tiers.front().dense;
+    auto binning = in_order ? rows_in_order<typename Types::device_type, Ordinal>(A.num_rows)
+                            : bin_rows<Ordinal>(space, A.num_rows,
+                                                WorkNeed<NeedFromView<NeedView>, ProductsView>{
+                                                    {need}, products, long_row_products(tiers)},
+                                                tiers, (label + "_bins").c_str(), temp);
     uses = bin_uses(tiers, binning.offsets);
     Pass pass;
     pass.a_row_map = A.row_map;
@@ -262,15 +258,8 @@ std::size_t run_symbolic_pass(const ExecSpace& space, const AIn& A, const Source
     pass.prefetch_limit = plan.schedule_.prefetch_limit;
     pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(max_need, r.max_load));
     pools.dense_chunk_bytes = Pass::dense_bytes(b_cols);
-    if (all_rows) {
-      // (Not compiled for devices, which never have that tier.)
-      if constexpr (is_host_space<ExecSpace>())
-        pool_bytes = launch_tier(space, pass, tiers.front(), AllRows{}, A.num_rows, pools,
-                                 label + "::" + tiers.front().name, temp);
-    } else {
-      pool_bytes = launch_tiers(space, pass, tiers, binning, pools, label, temp);
-      temp.release(binning.perm);
-    }
+    pool_bytes = launch_tiers(space, pass, tiers, binning, pools, label, temp);
+    temp.release(binning.perm);
   };
   if (mapping.one_thread_per_row) {
     run(Exclusive{});

@@ -241,6 +241,17 @@ template <class ExecSpace, class Pass, class Binning>
 std::size_t launch_tiers(const ExecSpace& space, const Pass& pass, const std::vector<Tier>& tiers,
                          const Binning& binning, const PoolSizing& pools, const std::string& label,
                          TempMemory& temp) {
+  if (binning.in_order) {
+    if (tiers.size() != 1) throw internal_error(label + ": rows in order for more than one tier");
+    // Only the host's dense tier takes rows in order: devices never build
+    // the kernel for it.
+    if constexpr (is_host_space<ExecSpace>()) {
+      const std::int64_t n = binning.rows_in(0);
+      return n == 0 ? 0 : launch_tier(space, pass, tiers[0], AllRows{}, n, pools, label + "::" + tiers[0].name, temp);
+    } else {
+      throw internal_error(label + ": rows in order on a device");
+    }
+  }
   std::size_t pool_bytes = 0;
   for (std::size_t t = 0; t < tiers.size(); ++t) {
     const std::int64_t n = binning.rows_in(static_cast<int>(t));
