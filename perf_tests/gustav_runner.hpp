@@ -36,7 +36,8 @@ GustavRun<Space, Offset> run_gustav(const Space& space, const DeviceMatrix<Space
   for (int r = 0; r < warmups + reps; ++r) {
     space.fence();
     Stopwatch clock;
-    const auto one_shot = gustav::multiply(space, A, B, options);
+    SpgemmStats one_shot_stats;
+    const auto one_shot = gustav::multiply(space, A, B, options, one_shot_stats);
     space.fence();
     const double t_total = clock.lap();
     const auto plan = gustav::symbolic(space, A, B, options);
@@ -55,6 +56,7 @@ GustavRun<Space, Offset> run_gustav(const Space& space, const DeviceMatrix<Space
       m.reuse.push_back(t_reuse);
     }
     run.stats = plan.stats();
+    run.stats.write_rows = one_shot_stats.write_rows;  // the plan's own path writes no rows in one walk
     run.C = C;
     // The one-shot product and the plan's must be the same matrix (compared
     // on the host, so only where both copies fit comfortably).

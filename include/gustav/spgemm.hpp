@@ -189,27 +189,42 @@ void numeric(const ExecSpace& space, const SpgemmPlan<ExecSpace, Offset, Ordinal
 }
 
 /// C = A * B in one call (symbolic, then numeric; or, where that is faster,
-/// a count and then one walk that writes C's columns and values together).
+/// a count and then one walk that writes C's columns and values together);
+/// `stats` gets what the product did (its paths, bins and peak temporary
+/// memory).
+template <class ExecSpace, class SA, class OA, class DA, class MA, class ZA, class SB, class OB, class DB, class MB,
+          class ZB>
+KokkosSparse::CrsMatrix<SA, OA, DA, void, ZA> multiply(const ExecSpace& space,
+                                                       const KokkosSparse::CrsMatrix<SA, OA, DA, MA, ZA>& A,
+                                                       const KokkosSparse::CrsMatrix<SB, OB, DB, MB, ZB>& B,
+                                                       const SpgemmOptions& options, SpgemmStats& stats) {
+  using Matrix = KokkosSparse::CrsMatrix<SA, OA, DA, void, ZA>;
+  auto product = detail::multiply_for(space, make_csr_ref(A), make_csr_ref(B), options, "gustav::multiply");
+  const auto& plan = product.first;
+  stats = plan.stats();
+  typename Matrix::values_type values = product.second;
+  return Matrix("gustav::C", plan.num_rows(), plan.num_cols(), static_cast<typename Matrix::size_type>(plan.nnz()),
+                values, plan.row_map(), plan.entries());
+}
+
+/// C = A * B in one call.
 template <class ExecSpace, class SA, class OA, class DA, class MA, class ZA, class SB, class OB, class DB, class MB,
           class ZB>
 KokkosSparse::CrsMatrix<SA, OA, DA, void, ZA> multiply(const ExecSpace& space,
                                                        const KokkosSparse::CrsMatrix<SA, OA, DA, MA, ZA>& A,
                                                        const KokkosSparse::CrsMatrix<SB, OB, DB, MB, ZB>& B,
                                                        const SpgemmOptions& options = {}) {
-  using Matrix = KokkosSparse::CrsMatrix<SA, OA, DA, void, ZA>;
-  auto product = detail::multiply_for(space, make_csr_ref(A), make_csr_ref(B), options, "gustav::multiply");
-  const auto& plan = product.first;
-  typename Matrix::values_type values = product.second;
-  return Matrix("gustav::C", plan.num_rows(), plan.num_cols(), static_cast<typename Matrix::size_type>(plan.nnz()),
-                values, plan.row_map(), plan.entries());
+  SpgemmStats stats;
+  return multiply(space, A, B, options, stats);
 }
 
-/// C = A * B in one call, raw views in and out.
+/// C = A * B in one call, raw views in and out; `stats` as above.
 template <class ExecSpace, class RA, class EA, class VA, class RB, class EB, class VB>
 auto multiply(const ExecSpace& space, const CsrRef<RA, EA, VA>& A, const CsrRef<RB, EB, VB>& B,
-              const SpgemmOptions& options = {}) {
+              const SpgemmOptions& options, SpgemmStats& stats) {
   auto product = detail::multiply_for(space, A, B, options, "gustav::multiply");
   const auto& plan = product.first;
+  stats = plan.stats();
   using Scalar = typename CsrRef<RA, EA, VA>::scalar_type;
   using Plan = std::decay_t<decltype(plan)>;
   CsrViews<Scalar, typename Plan::ordinal_type, typename Plan::offset_type, typename ExecSpace::memory_space> C;
@@ -219,6 +234,14 @@ auto multiply(const ExecSpace& space, const CsrRef<RA, EA, VA>& A, const CsrRef<
   C.entries = plan.entries();
   C.values = product.second;
   return C;
+}
+
+/// C = A * B in one call, raw views in and out.
+template <class ExecSpace, class RA, class EA, class VA, class RB, class EB, class VB>
+auto multiply(const ExecSpace& space, const CsrRef<RA, EA, VA>& A, const CsrRef<RB, EB, VB>& B,
+              const SpgemmOptions& options = {}) {
+  SpgemmStats stats;
+  return multiply(space, A, B, options, stats);
 }
 
 }  // namespace gustav

@@ -34,6 +34,13 @@ struct SpgemmStats {
   bool compressed = false;          ///< symbolic phase ran on the compressed B (thread-per-row mapping only, so far)
   double compression_ratio = 1.0;   ///< compressed entries / nnz(B) (1 when skipped)
   std::string accumulator;          ///< "hash" or "dense", or "mcr" or "mcw" (the colouring numeric phase)
+  /// gustav::multiply on the thread-per-row mapping: how its write pass,
+  /// which writes C's columns and values in one walk after the count, kept
+  /// a row's values: "dense" (a value per column of B) or "ranked" (added
+  /// straight into C's row; B with many columns). "" where no write pass
+  /// ran (gustav::symbolic's plans, the hierarchical mapping, or a dense
+  /// accumulator that does not fit).
+  std::string write_rows;
 
   /// Colouring numeric phase (Accumulator::mcr / mcw; 0 otherwise): colours
   /// of C's rows, colours handled per group, and groups (numeric launches).

@@ -70,6 +70,7 @@ void print_summary(const Operands& ops, const std::string& space, const Summary&
               bench::median(s.m.reuse) > 0 ? flops / bench::median(s.m.reuse) / 1e9 : 0.0);
   std::printf("compression  %s, ratio %.3f\n", s.stats.compressed ? "on" : "off", s.stats.compression_ratio);
   std::printf("accumulator  %s\n", s.stats.accumulator.c_str());
+  if (!s.stats.write_rows.empty()) std::printf("write rows   %s (gustav::multiply)\n", s.stats.write_rows.c_str());
   if (s.stats.colours > 0)
     std::printf("colours      %lld of C's rows, %lld a group, %lld groups\n", (long long)s.stats.colours,
                 (long long)s.stats.colours_per_group, (long long)s.stats.colour_groups);

@@ -17,6 +17,7 @@ struct UnderTest {
   static Matrix numeric(const Plan& plan, const Matrix& A, const Matrix& B);
   static void refill(const Plan& plan, const Matrix& A, const Matrix& B, Matrix& out);
   static Matrix multiply(const Matrix& A, const Matrix& B, const SpgemmOptions& options = {});
+  static Matrix multiply(const Matrix& A, const Matrix& B, const SpgemmOptions& options, SpgemmStats& stats);
 };
 
 extern template struct UnderTest<Config<double, int, int>>;

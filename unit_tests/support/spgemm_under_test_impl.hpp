@@ -26,4 +26,10 @@ typename UnderTest<C>::Matrix UnderTest<C>::multiply(const Matrix& A, const Matr
   return gustav::multiply(TestSpace(), A, B, options);
 }
 
+template <class C>
+typename UnderTest<C>::Matrix UnderTest<C>::multiply(const Matrix& A, const Matrix& B, const SpgemmOptions& options,
+                                                     SpgemmStats& stats) {
+  return gustav::multiply(TestSpace(), A, B, options, stats);
+}
+
 }  // namespace gustav::test

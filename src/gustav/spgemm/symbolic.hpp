@@ -149,8 +149,28 @@ std::int64_t plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& map
 
 /// Whether the write pass would get its dense accumulator (it has no other).
 template <class Types, class ExecSpace, class Source>
-bool write_pass_is_dense(const Mapping& mapping, const SpgemmOptions& options, std::int64_t b_cols) {
-  return dense_allowed(mapping, options, WritePass<ExecSpace, Types, Source>::dense_bytes(b_cols));
+bool write_pass_is_dense(const Mapping& mapping, const SpgemmOptions& options, std::int64_t b_cols, bool ranked) {
+  return dense_allowed(mapping, options, WritePass<ExecSpace, Types, Source>::dense_bytes(b_cols, ranked));
+}
+
+/// Whether the write pass ranks its rows (write_pass.hpp) rather than sum
+/// them in a value per column of B: where that array does not fit the dense
+/// accumulator's limit or the memory budget. The ranked accumulator takes 16
+/// bytes per 32 columns, so such products still get their one walk instead
+/// of a fill pass and a numeric pass after the count. Measured on 16
+/// threads of an Intel Xeon (2 MiB of L2 a core, 300 MiB of L3;
+/// 2026-11-28, one-shot totals of processes run in turn): lap2d:2000:9
+/// (four million columns) 204-233 ms against 263-327, rmat:20:2 590-638
+/// against 725-903, lap3d:120 102-115 against 115-120. Ranking rows whose
+/// values fit was not kept: uniform random rows over a million columns
+/// gained (er:1000000:2 24-26 ms against 28-35) or lost (er:1000000:8
+/// 224-259 against 208-258), rmat:18:4 and er:200000:4 moved within the
+/// spread of processes, and rows over fewer columns lost (rmat:16:8 109-114
+/// against 80-93). A rank is a 32-bit position in C's row.
+template <class Types, class ExecSpace, class Source>
+bool write_pass_is_ranked(const Mapping& mapping, const SpgemmOptions& options, std::int64_t b_cols) {
+  return b_cols < (std::int64_t(1) << 32) &&
+         !write_pass_is_dense<Types, ExecSpace, Source>(mapping, options, b_cols, false);
 }
 
 /// gustav::multiply on the thread-per-row mapping: every row's columns and
@@ -159,7 +179,7 @@ bool write_pass_is_dense(const Mapping& mapping, const SpgemmOptions& options, s
 template <class Types, class ExecSpace, class AIn, class BIn, class Source, class Plan, class ProductsView>
 std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, const BIn& B, const Source& source,
                                       Plan& plan, const Mapping& mapping, const ProductsView& products,
-                                      std::int64_t max_nnz,
+                                      std::int64_t max_nnz, bool ranked,
                                       const typename Types::c_values& values, TempMemory& temp,
                                       std::vector<BinUse>& uses) {
   using Pass = WritePass<ExecSpace, Types, Source>;
@@ -169,7 +189,7 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   r.row_bytes = [](int log2) { return Pass::region_bytes(log2, 0); };
   r.spill_row_bytes = r.row_bytes;
   r.max_need = max_nnz;
-  const auto tiers = tiers_for(mapping, r, plan.options_, Pass::dense_bytes(B.num_cols));
+  const auto tiers = tiers_for(mapping, r, plan.options_, Pass::dense_bytes(B.num_cols, ranked));
   // The dense accumulator is the only tier (write_pass_is_dense): every row
   // in order, no binning.
   if (tiers.size() != 1 || !tiers.front().dense)
@@ -193,9 +213,10 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   pass.max_load = r.max_load;
   pass.bitmap_words = ceil_div<std::int64_t>(B.num_cols, std::int64_t(1) << column_set_shift);
   pass.prefetch_limit = plan.schedule_.prefetch_limit;
+  pass.ranked = ranked;
   PoolSizing pools;
   pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(r.max_need, r.max_load));
-  pools.dense_chunk_bytes = Pass::dense_bytes(B.num_cols);
+  pools.dense_chunk_bytes = Pass::dense_bytes(B.num_cols, ranked);
   const std::size_t pool_bytes = launch_tiers(space, pass, tiers, binning, pools, "gustav::multiply", temp);
   raise_kernel_errors(space, errors, "gustav::multiply");
   return pool_bytes;
@@ -458,7 +479,8 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   // before any value exists, the fill pass writes the columns and
   // gustav::multiply runs the numeric phase after.
   using Source = decltype(source);
-  const bool one_walk = values && write_pass_is_dense<Types, ExecSpace, Source>(mapping, options, B.num_cols);
+  const bool ranked = write_pass_is_ranked<Types, ExecSpace, Source>(mapping, options, B.num_cols);
+  const bool one_walk = values && write_pass_is_dense<Types, ExecSpace, Source>(mapping, options, B.num_cols, ranked);
   if (!one_walk) {
     // Fill pass: C's column indices, sorted per row.
     std::int64_t max_sets = 0;
@@ -475,6 +497,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   TempMemory numeric_temp;
   numeric_temp.set_budget(options.memory_budget_bytes);
   if (one_walk) {
+    stats.write_rows = ranked ? "ranked" : "dense";
     // The plan goes no further than gustav::multiply, so it needs no
     // numeric schedule. The product counts stay for the write pass, and so
     // does the compressed B where B compresses well (its runs mark the
@@ -488,7 +511,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
     if (source.compressed)
       numeric_temp.add_resident(view_bytes(source.row_map) + view_bytes(source.keys) + view_bytes(source.masks));
     stats.numeric_pool_bytes = write_rows_thread_per_row<Types>(space, A, B, source, plan, mapping, products, max_nnz,
-                                                                *values, numeric_temp, stats.numeric_bins);
+                                                                ranked, *values, numeric_temp, stats.numeric_bins);
     release_product_source(source, temp);
   } else {
     release_product_source(source, temp);

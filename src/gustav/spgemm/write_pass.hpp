@@ -17,6 +17,14 @@
 /// sorting the list where it is nearly in order, and by descending the
 /// summary levels otherwise; no branch in the walk itself depends on
 /// whether a column is new, except where most are not.
+///
+/// Where a value per column of B would not fit (B with millions of
+/// columns: 32 MB a thread for lap2d:2000:9), the row is ranked instead: a
+/// first walk marks its columns, the read-out writes them with zero values
+/// and notes each set word's first position in C's row, and a second walk
+/// adds each product straight into C's row at its column's rank. B's rows
+/// are read twice, the second time mostly from cache; the accumulator keeps
+/// 16 bytes per 32 columns of B and no value per column.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
@@ -66,26 +74,38 @@ struct WritePass {
   KOKKOS_INLINE_FUNCTION static std::size_t region_bytes(int, std::int64_t) { return 0; }
   KOKKOS_INLINE_FUNCTION static std::size_t chunk_bytes_for(int) { return 0; }
 
+  /// Rows ranked rather than summed (symbolic.hpp: write_pass_is_ranked):
+  /// marked first, written out with each set word's first position in C's
+  /// row (`ranks`), and then every product added straight into C's row at
+  /// that position plus the word's bits below its column.
+  bool ranked = false;
+
   /// The dense accumulator: a bitmap over B's columns, the list of its
   /// words the row has set (one slot spare: the walk writes a slot before it
-  /// knows whether to keep it), and a value per column.
+  /// knows whether to keep it), and either a value per column or, ranked, a
+  /// word's first position in C's row (high half) and its bits (low half).
   struct Dense {
     LeveledBitmap bitmap;
     Ordinal* touched;
-    Scalar* values;
+    Scalar* values = nullptr;
+    std::uint64_t* ranks = nullptr;
   };
-  KOKKOS_FORCEINLINE_FUNCTION static Dense dense_layout(Carver& c, std::int64_t words) {
+  KOKKOS_FORCEINLINE_FUNCTION static Dense dense_layout(Carver& c, std::int64_t words, bool ranked) {
     Dense d;
     d.bitmap = LeveledBitmap::carve(c, words);
     d.touched = c.take<Ordinal>(words + 1);
-    d.values = c.take<Scalar>(words << column_set_shift);
+    if (ranked) {
+      d.ranks = c.take<std::uint64_t>(words);
+    } else {
+      d.values = c.take<Scalar>(words << column_set_shift);
+    }
     return d;
   }
-  /// Dense accumulator bytes: a value per column, a little over a bit and a
-  /// word index per 32 columns.
-  static std::size_t dense_bytes(std::int64_t b_cols) {
+  /// Dense accumulator bytes: a value per column (ranked: 8 bytes per 32
+  /// columns), a little over a bit and a word index per 32 columns.
+  static std::size_t dense_bytes(std::int64_t b_cols, bool ranked) {
     Carver c(nullptr);
-    dense_layout(c, ceil_div<std::int64_t>(b_cols, std::int64_t(1) << column_set_shift));
+    dense_layout(c, ceil_div<std::int64_t>(b_cols, std::int64_t(1) << column_set_shift), ranked);
     return c.used();
   }
 
@@ -123,30 +143,35 @@ struct WritePass {
 
   KOKKOS_INLINE_FUNCTION void dense_row(const RowContext& ctx) const {
     const std::int64_t row = ctx.row;
-    Carver c(ctx.chunk);
-    const Dense d = dense_layout(c, bitmap_words);
-    std::int64_t set_words = 0;
     const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
     const std::int64_t end = static_cast<std::int64_t>(c_row_map(row + 1));
     // Every row comes here, empty ones too (no binning): they have no products.
     if (start == end) return;
+    Carver c(ctx.chunk);
+    const Dense d = dense_layout(c, bitmap_words, ranked);
+    if (ranked) {
+      ranked_row(d, row, start, end);
+    } else {
+      summed_row(d, row, start, end);
+    }
+  }
+
+  /// Sums the row's values over B's columns while marking them, then writes
+  /// columns and values out in order.
+  KOKKOS_INLINE_FUNCTION void summed_row(const Dense& d, std::int64_t row, std::int64_t start,
+                                         std::int64_t end) const {
+    std::int64_t set_words = 0;
     if (source.compressed) {
       // Each run of a row of B marks its word once, and B's own entries
       // only add values: products of neighbouring columns would otherwise
       // set the same word one after the other, each waiting for the last.
-      const auto runs_ahead = rows_ahead(a_entries, prefetch_limit, source.row_map, source.keys, source.masks);
       const auto ahead = rows_ahead(a_entries, prefetch_limit, b_row_map, b_entries, b_values);
+      const auto runs_ahead = rows_ahead(a_entries, prefetch_limit, source.row_map, source.keys, source.masks);
       for (auto j = a_row_map(row); j < a_row_map(row + 1); ++j) {
         runs_ahead.at(static_cast<std::int64_t>(j));
         ahead.at(static_cast<std::int64_t>(j));
         const auto k = a_entries(j);
-        for (auto q = source.row_map(k); q < source.row_map(k + 1); ++q) {
-          const Ordinal w = source.keys(q);
-          const std::uint32_t before = d.bitmap.words[w];
-          d.bitmap.words[w] = before | source.masks(q);
-          d.touched[set_words] = w;
-          set_words += before == 0 ? 1 : 0;
-        }
+        set_words = mark_runs(d, k, set_words);
         const Scalar a = a_values(j);
         for (auto p = b_row_map(k); p < b_row_map(k + 1); ++p) d.values[b_entries(p)] += a * b_values(p);
       }
@@ -172,17 +197,13 @@ struct WritePass {
       // either way and is kept by advancing the list's end.
       for_each_product(row, [&](const auto j, const auto p) {
         const Ordinal col = b_entries(p);
-        const Ordinal w = col >> column_set_shift;
-        const std::uint32_t before = d.bitmap.words[w];
-        d.bitmap.words[w] = before | (std::uint32_t(1) << (col & ((1 << column_set_shift) - 1)));
-        d.touched[set_words] = w;
-        set_words += before == 0 ? 1 : 0;
+        set_words = mark_column(d, col, set_words);
         d.values[col] += a_values(j) * b_values(p);
       });
     }
     std::int64_t out = start;
     // Writes a word's columns and values in order and clears both.
-    auto emit = [&](std::int64_t w, std::uint32_t word) {
+    read_out(d, set_words, [&](std::int64_t w, std::uint32_t word) {
       d.bitmap.words[w] = 0;
       for (; word; word &= word - 1) {
         const std::int64_t col = (w << column_set_shift) + lowest_bit32(word);
@@ -193,10 +214,79 @@ struct WritePass {
         d.values[col] = Scalar(0);
         ++out;
       }
-    };
-    // The list is nearly in order where B's rows overlap (a stencil's
-    // rows), in no order where they are random: count the words that come
-    // after a higher one.
+    });
+    if (out != end) Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
+  }
+
+  /// Marks the row's columns, writes them out in order with zero values,
+  /// and then adds each product into C's row at its column's rank.
+  KOKKOS_INLINE_FUNCTION void ranked_row(const Dense& d, std::int64_t row, std::int64_t start,
+                                         std::int64_t end) const {
+    std::int64_t set_words = 0;
+    if (source.compressed) {
+      const auto runs_ahead = rows_ahead(a_entries, prefetch_limit, source.row_map, source.keys, source.masks);
+      for (auto j = a_row_map(row); j < a_row_map(row + 1); ++j) {
+        runs_ahead.at(static_cast<std::int64_t>(j));
+        set_words = mark_runs(d, a_entries(j), set_words);
+      }
+    } else {
+      for_each_product(row, [&](const auto, const auto p) { set_words = mark_column(d, b_entries(p), set_words); });
+    }
+    std::int64_t out = start;
+    read_out(d, set_words, [&](std::int64_t w, std::uint32_t word) {
+      d.bitmap.words[w] = 0;
+      d.ranks[w] = (static_cast<std::uint64_t>(out - start) << 32) | word;
+      for (; word; word &= word - 1) {
+        if (out < end) {
+          c_entries(out) = static_cast<Ordinal>((w << column_set_shift) + lowest_bit32(word));
+          c_values(out) = Scalar(0);
+        }
+        ++out;
+      }
+    });
+    if (out != end) {
+      // A rank past the row's end would add outside it.
+      Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
+      return;
+    }
+    for_each_product(row, [&](const auto j, const auto p) {
+      const Ordinal col = b_entries(p);
+      const std::uint64_t rank = d.ranks[col >> column_set_shift];
+      const std::uint32_t below = (std::uint32_t(1) << (col & ((1 << column_set_shift) - 1))) - 1;
+      const std::int64_t at = start + static_cast<std::int64_t>(rank >> 32) +
+                              popcount32(static_cast<std::uint32_t>(rank) & below);
+      c_values(at) += a_values(j) * b_values(p);
+    });
+  }
+
+  /// Marks the runs of B's row k; returns the list's new length.
+  KOKKOS_FORCEINLINE_FUNCTION std::int64_t mark_runs(const Dense& d, Ordinal k, std::int64_t set_words) const {
+    for (auto q = source.row_map(k); q < source.row_map(k + 1); ++q) {
+      const Ordinal w = source.keys(q);
+      const std::uint32_t before = d.bitmap.words[w];
+      d.bitmap.words[w] = before | source.masks(q);
+      d.touched[set_words] = w;
+      set_words += before == 0 ? 1 : 0;
+    }
+    return set_words;
+  }
+
+  /// Marks one column without a branch on whether it is new; returns the
+  /// list's new length.
+  KOKKOS_FORCEINLINE_FUNCTION std::int64_t mark_column(const Dense& d, Ordinal col, std::int64_t set_words) const {
+    const Ordinal w = col >> column_set_shift;
+    const std::uint32_t before = d.bitmap.words[w];
+    d.bitmap.words[w] = before | (std::uint32_t(1) << (col & ((1 << column_set_shift) - 1)));
+    d.touched[set_words] = w;
+    return set_words + (before == 0 ? 1 : 0);
+  }
+
+  /// Calls emit(w, word) for the row's set words in ascending order. The
+  /// list is nearly in order where B's rows overlap (a stencil's rows), in
+  /// no order where they are random: count the words that come after a
+  /// higher one.
+  template <class Emit>
+  KOKKOS_INLINE_FUNCTION void read_out(const Dense& d, std::int64_t set_words, const Emit& emit) const {
     std::int64_t lo = bitmap_words, hi = -1, late = 0;
     for (std::int64_t t = 0; t < set_words; ++t) {
       const std::int64_t w = d.touched[t];
@@ -218,7 +308,6 @@ struct WritePass {
       for (std::int64_t t = 0; t < set_words; ++t) d.bitmap.mark_summaries(d.touched[t]);
       d.bitmap.drain(lo, hi, emit);
     }
-    if (out != end) Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
   }
 };
 

@@ -1,0 +1,114 @@
+// gustav::multiply's write pass on the CPU's thread-per-row mapping: rows
+// summed in a value per column of B ("dense") and rows ranked, their values
+// added straight into C's row ("ranked", B with many columns), each checked
+// against the serial reference and through the statistics that say which
+// one ran.
+#include <cstdint>
+#include <string>
+
+#include "support/spgemm_fixture.hpp"
+
+namespace gustav::test {
+namespace {
+
+template <class C>
+class WriteRows : public SpgemmTest<C> {
+ protected:
+  using typename SpgemmTest<C>::Host;
+  using typename SpgemmTest<C>::S;
+  using typename SpgemmTest<C>::O;
+  using typename SpgemmTest<C>::Z;
+
+  /// B whose row k holds `run` neighbouring columns from k * stride (modulo
+  /// the width): a band where stride is small, words far apart but in
+  /// order where it is large.
+  Host strided(std::int64_t rows, std::int64_t cols, std::int64_t stride, std::int64_t run, std::uint64_t seed) {
+    Rng rng(seed);
+    Host B;
+    B.num_rows = static_cast<O>(rows);
+    B.num_cols = static_cast<O>(cols);
+    B.row_map.assign(1, 0);
+    for (std::int64_t k = 0; k < rows; ++k) {
+      const std::int64_t first = (k * stride) % (cols - run);
+      for (std::int64_t t = 0; t < run; ++t) {
+        B.entries.push_back(static_cast<O>(first + t));
+        B.values.push_back(random_value<S>(rng));
+      }
+      B.row_map.push_back(static_cast<Z>(B.entries.size()));
+    }
+    return B;
+  }
+
+  /// Multiplies, checks against the reference, and expects the write pass
+  /// to have kept its rows as `expected` says.
+  void expect_write_rows(const Host& A, const Host& B, const SpgemmOptions& options, const std::string& expected) {
+    SpgemmStats stats;
+    const auto product = UnderTest<C>::multiply(this->device(A), this->device(B), options, stats);
+    this->space.fence();
+    EXPECT_EQ(stats.write_rows, expected);
+    EXPECT_TRUE(matches_reference<S>(to_host_csr<S, O, Z>(product), reference_multiply(A, B), options.sort_rows));
+  }
+};
+TYPED_TEST_SUITE(WriteRows, AllConfigs, ConfigNames);
+
+// Two million columns: a value per column would pass the dense
+// accumulator's limit for every scalar type, so the rows are ranked
+// whatever B's runs: scattered columns (the read-out descends the bitmap's
+// levels), a band (it scans the words, and B's runs mark them) and words far
+// apart in order (it sorts the list). A has empty rows and repeated columns.
+TYPED_TEST(WriteRows, RowsOverMillionsOfColumnsAreRanked) {
+  if (!test_space_is_host) GTEST_SKIP() << "the write pass runs on the CPU's thread-per-row mapping";
+  const std::int64_t inner = 3000, cols = std::int64_t(1) << 21;
+  RandomShape shape;
+  shape.empty_rows = 0.1;
+  shape.duplicates = true;
+  const auto A = this->random(4000, inner, 5, 60, shape);
+  const auto scattered = this->random(inner, cols, 3, 61);
+  const auto band = this->strided(inner, cols, 1, 6, 62);
+  const auto far_apart = this->strided(inner, cols, 700, 2, 63);
+  for (const auto* B : {&scattered, &band, &far_apart})
+    for (const auto compression : {Compression::automatic, Compression::always, Compression::never})
+      for (const bool sorted : {true, false}) {
+        SCOPED_TRACE(std::string(B == &scattered ? "scattered" : B == &band ? "band" : "far apart") +
+                     (compression == Compression::always ? ", compressed" :
+                      compression == Compression::never ? ", uncompressed" : "") +
+                     (sorted ? "" : ", unsorted"));
+        SpgemmOptions options;
+        options.compression = compression;
+        options.sort_rows = sorted;
+        this->expect_write_rows(A, *B, options, "ranked");
+      }
+}
+
+// Over 3,000 and 300,000 scattered columns a value per column fits every
+// thread, and the rows are summed; under a memory budget of half that per
+// thread they are ranked, and the product still takes its one walk.
+TYPED_TEST(WriteRows, RowsAreRankedWhereValuesPerColumnDoNotFit) {
+  if (!test_space_is_host) GTEST_SKIP() << "the write pass runs on the CPU's thread-per-row mapping";
+  using S = typename TestFixture::S;
+  const std::int64_t inner = 2000, wide = 300000;
+  const auto A = this->random(3000, inner, 6, 70);
+  const auto B = this->random(inner, wide, 4, 71);
+  this->expect_write_rows(A, this->random(inner, 3000, 4, 72), {}, "dense");
+  this->expect_write_rows(A, B, {}, "dense");
+  SpgemmOptions budget;
+  const auto threads = static_cast<std::size_t>(TestSpace().concurrency());
+  budget.memory_budget_bytes = threads * static_cast<std::size_t>(wide) * sizeof(S) / 2;
+  this->expect_write_rows(A, B, budget, "ranked");
+}
+
+// A plan made by gustav::symbolic holds C's structure before any value, so
+// no write pass runs for it, and its statistics say so; its product and the
+// one-shot (ranked) product both match the reference.
+TYPED_TEST(WriteRows, SymbolicPlansRunNoWritePass) {
+  if (!test_space_is_host) GTEST_SKIP() << "the write pass runs on the CPU's thread-per-row mapping";
+  const auto A = this->random(500, 800, 4, 80);
+  const auto B = this->random(800, 400000, 3, 81);
+  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), {});
+  EXPECT_EQ(plan.stats().write_rows, "");
+  EXPECT_TRUE(this->plan_matches(A, B));
+  EXPECT_TRUE(this->multiply_matches(A, B));
+}
+
+}  // namespace
+}  // namespace gustav::test
