@@ -95,6 +95,46 @@ TYPED_TEST(SpgemmReuse, PlanRefusesOtherNnz) {
   EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(A2), this->device(A)), gustav::plan_mismatch);
 }
 
+// Four million columns: a position per column of B (16 MB a thread) does
+// not fit the CPU's dense accumulator, so its numeric phase ranks the rows
+// (numeric_pass.hpp): over scattered and banded rows of B, and a product
+// moved out of the planned structure, to a column of a word the row holds
+// and to one of a word it does not.
+TYPED_TEST(SpgemmReuse, ReuseOverMillionsOfColumns) {
+  using Host = typename TestFixture::Host;
+  using O = typename TestFixture::O;
+  const std::int64_t cols = std::int64_t(1) << 22;
+  const auto A = this->random(2000, 1500, 4, 95);
+  const auto scattered = this->random(1500, cols, 3, 96);
+  this->check_reuse_rounds(A, scattered, 2, 97);
+  this->check_reuse_rounds(A, this->banded(1500, cols, 3, 98), 2, 97);
+  if (test_space_is_host) {
+    const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(scattered));
+    ASSERT_EQ(plan.stats().numeric_bins.size(), 1u);
+    EXPECT_EQ(plan.stats().numeric_bins[0].name, "dense");
+  }
+  // Row i of B holds column i * stride + offset.
+  const std::int64_t n = 64;
+  auto diagonal = [&](std::int64_t width, std::int64_t stride, std::int64_t offset) {
+    Host B;
+    B.num_rows = static_cast<O>(n);
+    B.num_cols = static_cast<O>(width);
+    B.row_map.assign(1, 0);
+    for (std::int64_t i = 0; i < n; ++i) {
+      B.entries.push_back(static_cast<O>(i * stride + offset));
+      B.values.push_back(typename TestFixture::S(1));
+      B.row_map.push_back(static_cast<typename TestFixture::Z>(i + 1));
+    }
+    return B;
+  };
+  const auto identity = diagonal(n, 1, 0);
+  const auto plan = TestFixture::Run::symbolic(this->device(identity), this->device(diagonal(cols, 65536, 0)));
+  for (const std::int64_t moved : {1, 40})
+    EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(identity), this->device(diagonal(cols, 65536, moved))),
+                 gustav::plan_mismatch)
+        << "column moved by " << moved;
+}
+
 TYPED_TEST(SpgemmReuse, StructureChangeIsDetected) {
   // B = identity, then B = a cyclic shift: same shape and nnz, but every
   // product now lands in a column the planned structure does not have.

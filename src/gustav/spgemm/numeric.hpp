@@ -103,6 +103,8 @@ void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const 
     pass.errors = errors;
     pass.max_load = schedule.max_load;
     pass.prefetch_limit = schedule.prefetch_limit;
+    pass.ranked = schedule.ranked;
+    pass.words = ceil_div<std::int64_t>(plan.b_cols_, 32);
     PoolSizing pools = schedule.pools;
     pool_bytes = launch_tiers(space, pass, schedule.tiers, schedule.binning, pools, "gustav::numeric", temp);
   };

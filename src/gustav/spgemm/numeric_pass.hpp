@@ -9,13 +9,16 @@
 ///
 /// Values accumulate in team scratch (written out once, coalesced) for rows
 /// whose accumulators fit it, and straight into C for spilling rows and on
-/// CPUs, where the row of C is in cache anyway.
+/// CPUs, where the row of C is in cache anyway. The CPU's dense accumulator
+/// maps columns to positions directly, or, where B is too wide for that,
+/// by rank (ranked_dense_row).
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
 #include "gustav/accumulators/hash_table.hpp"
 #include "gustav/accumulators/two_level_hashmap.hpp"
 #include "gustav/analysis/tiers.hpp"
+#include "gustav/common/bits.hpp"
 #include "gustav/common/concurrency.hpp"
 #include "gustav/common/prefetch.hpp"
 #include "gustav/common/search.hpp"
@@ -49,6 +52,10 @@ struct NumericPass {
   Kokkos::View<int, typename Types::device_type> errors;
   double max_load = 0.5;
   std::int64_t prefetch_limit = 0;  ///< rows of B are fetched ahead up to this entry of A (0: none)
+  /// CPU dense rows ranked (ranked_dense_row) rather than mapped by a
+  /// position per column of B; `words`: 32-column words over B's columns.
+  bool ranked = false;
+  std::int64_t words = 0;
 
   KOKKOS_INLINE_FUNCTION std::int64_t need(std::int64_t row) const {
     return static_cast<std::int64_t>(c_row_map(row + 1) - c_row_map(row));
@@ -78,10 +85,17 @@ struct NumericPass {
     layout(c, log2_slots, 0);
     return c.used();
   }
-  /// Dense accumulator bytes: the position in the row of every column of B.
-  static std::size_t dense_bytes(std::int64_t num_cols) {
+  /// Dense accumulator bytes: the position in the row of every column of B,
+  /// or, ranked, a word of absent columns and a first position per 32.
+  static std::size_t dense_bytes(std::int64_t num_cols, bool ranked) {
     Carver c(nullptr);
-    c.take<int>(num_cols);
+    if (ranked) {
+      const std::int64_t words = ceil_div<std::int64_t>(num_cols, 32);
+      c.take<std::uint32_t>(words);
+      c.take<int>(words);
+    } else {
+      c.take<int>(num_cols);
+    }
     return c.used();
   }
 
@@ -188,6 +202,10 @@ struct NumericPass {
   /// (-1 elsewhere, restored after the row), values straight into C.
   KOKKOS_INLINE_FUNCTION void dense_row(const RowContext& ctx) const {
     if (ctx.row < 0) return;
+    if (ranked) {
+      ranked_dense_row(ctx);
+      return;
+    }
     const std::int64_t row = ctx.row;
     int* position = reinterpret_cast<int*>(ctx.chunk);
     const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
@@ -209,6 +227,46 @@ struct NumericPass {
                         }
                       });
     for (std::int64_t q = start; q < end; ++q) position[c_entries(q)] = -1;
+    if (lost) Kokkos::atomic_fetch_or(&errors(), int(error_structure_changed));
+  }
+
+  /// The same where a position per column of B would not fit: the row's
+  /// sorted columns mark their bits in a word per 32 columns and each word
+  /// notes the position of its first column, so a product's position is that
+  /// plus the popcount of the word's bits below its column. The words hold
+  /// the columns absent from the row (the pool starts them at all ones,
+  /// dense_fill_byte, as the positions above start at -1).
+  KOKKOS_INLINE_FUNCTION void ranked_dense_row(const RowContext& ctx) const {
+    const std::int64_t row = ctx.row;
+    Carver c(ctx.chunk);
+    std::uint32_t* absent = c.take<std::uint32_t>(words);
+    int* first = c.take<int>(words);
+    const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
+    const std::int64_t end = static_cast<std::int64_t>(c_row_map(row + 1));
+    std::int64_t last_word = -1;
+    for (std::int64_t q = start; q < end; ++q) {
+      const std::int64_t col = static_cast<std::int64_t>(c_entries(q));
+      const std::int64_t w = col >> 5;
+      if (w != last_word) first[w] = static_cast<int>(q - start);
+      last_word = w;
+      absent[w] &= ~(std::uint32_t(1) << (col & 31));
+      c_values(q) = Scalar(0);
+    }
+    Scalar* acc = c_values.data() + start;
+    bool lost = false;
+    walk_row_products(a_row_map, a_entries, b_row_map, row,
+                      rows_ahead(a_entries, prefetch_limit, b_row_map, b_entries, b_values),
+                      [&](const auto j, const auto p) {
+                        const Ordinal col = b_entries(p);
+                        const std::uint32_t bit = std::uint32_t(1) << (col & 31);
+                        const std::uint32_t out = absent[col >> 5];
+                        if (!(out & bit)) {
+                          acc[first[col >> 5] + popcount32(~out & (bit - 1))] += a_values(j) * b_values(p);
+                        } else {
+                          lost = true;
+                        }
+                      });
+    for (std::int64_t q = start; q < end; ++q) absent[c_entries(q) >> 5] = ~std::uint32_t(0);
     if (lost) Kokkos::atomic_fetch_or(&errors(), int(error_structure_changed));
   }
 };

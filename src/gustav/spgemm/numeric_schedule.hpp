@@ -47,6 +47,9 @@ struct NumericSchedule {
   /// Thread-per-row passes fetch rows of B ahead up to this entry of A:
   /// nnz(A), or 0 where A streams through B (prefetch_b_rows).
   std::int64_t prefetch_limit = 0;
+  /// The thread-per-row dense rows ranked (numeric_pass.hpp): B too wide for
+  /// a position per column.
+  bool ranked = false;
 };
 
 }  // namespace gustav::detail

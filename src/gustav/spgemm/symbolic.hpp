@@ -129,9 +129,19 @@ std::int64_t plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& map
     r.max_need = max_nnz;
     // Long rows' tables are sized by their own nnz: always affordable.
     r.long_rows = !mapping.one_thread_per_row;
-    schedule.tiers = tiers_for(mapping, r, options, Pass::dense_bytes(b_cols));
+    // Ranked where a position per column of B does not fit (it took hash
+    // tables there) and C's rows are sorted (a rank is a position only in a
+    // sorted row). Two threads of the development machine, 2026-11-28,
+    // numeric-only reuse of processes run in turn: lap2d:1500:9 (2.25
+    // million columns) 341-349 ms with hash tables, 234-238 ranked. Ranked
+    // everywhere was slower where the positions fit: er:1000000:8 409-458
+    // -> 480-524 ms, er:300000:6 52-60 -> 64-76, lap3d:60 12.6 -> 17.2,
+    // lap3d:60's A * P 8.0 -> 10.9.
+    schedule.ranked = mapping.one_thread_per_row && options.sort_rows && b_cols < (std::int64_t(1) << 31) &&
+                      !dense_allowed(mapping, options, Pass::dense_bytes(b_cols, false));
+    schedule.tiers = tiers_for(mapping, r, options, Pass::dense_bytes(b_cols, schedule.ranked));
     schedule.pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(max_nnz, r.max_load));
-    schedule.pools.dense_chunk_bytes = Pass::dense_bytes(b_cols);
+    schedule.pools.dense_chunk_bytes = Pass::dense_bytes(b_cols, schedule.ranked);
   };
   if (mapping.one_thread_per_row) {
     run(Exclusive{});
