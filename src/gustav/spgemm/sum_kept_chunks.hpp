@@ -49,7 +49,20 @@ struct SumKeptChunks {
   /// slower than 4 on the products measured; more does not fit 32 registers).
   static constexpr int batch = 4;
 
-  static std::size_t scratch_bytes() { return chunk * sizeof(Scalar) + (max_long_shares + 1) * sizeof(int); }
+  /// Team scratch: the chunk's products, then the count and list of long
+  /// shares. Kokkos rounds every get_shmem up to its scratch alignment, so
+  /// each piece is counted rounded: the bare sum (16,516 bytes for doubles)
+  /// left the second piece (132 bytes, taken as 136) 4 bytes short, and
+  /// get_shmem returned a null pointer for it, which every team wrote
+  /// through: an illegal address with device code built at -O0, undefined
+  /// behaviour that happened to pass the tests when optimized.
+  static std::size_t scratch_piece(std::size_t bytes) {
+    constexpr std::size_t align = Kokkos::ScratchMemorySpace<ExecSpace>::ALIGN;
+    return (bytes + align - 1) / align * align;
+  }
+  static std::size_t scratch_bytes() {
+    return scratch_piece(chunk * sizeof(Scalar)) + scratch_piece((max_long_shares + 1) * sizeof(int));
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const std::int64_t c = team.league_rank();
