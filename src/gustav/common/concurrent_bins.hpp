@@ -16,6 +16,7 @@
 /// waits for its bins (and at worst for another call's bins as well).
 /// On host backends a bin simply runs on the caller's space.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstddef>
 #include <mutex>
 #include <string>
@@ -66,12 +67,14 @@ class SideStreams {
 
   const Kokkos::Cuda& space(int i) const { return spaces_[static_cast<std::size_t>(i)]; }
 
-  /// Every side stream waits for `main`'s work so far. Under the lock, so
-  /// that another thread's fork cannot re-record the event in between.
-  cudaError_t fork(cudaStream_t main) {
+  /// Side streams [first, last) wait for `main`'s work so far. Under the
+  /// lock, so that another thread's fork cannot re-record the event in
+  /// between.
+  cudaError_t fork(cudaStream_t main, int first, int last) {
     std::lock_guard<std::mutex> lock(mutex_);
     cudaError_t e = cudaEventRecord(fork_, main);
-    for (std::size_t i = 0; e == cudaSuccess && i < streams_.size(); ++i) e = cudaStreamWaitEvent(streams_[i], fork_, 0);
+    for (int i = first; e == cudaSuccess && i < last; ++i)
+      e = cudaStreamWaitEvent(streams_[static_cast<std::size_t>(i)], fork_, 0);
     return e;
   }
 
@@ -140,22 +143,32 @@ class ConcurrentBins {
 #endif
     forked_ = false;
     used_ = 0;
+    waited_ = 0;
   }
 
   ~ConcurrentBins() { join(); }
 
  private:
+  /// The fork makes only the streams the pass will use wait (as many as
+  /// its busy bins, up to all of them): each wait is a host call, and a
+  /// small product's pass is made of host calls. A pass that asks for more
+  /// bins than it said forks again for each further stream.
   ExecSpace next() {
 #if defined(KOKKOS_ENABLE_CUDA)
     if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
       auto& sides = SideStreams::instance();
-      if (!forked_) {
-        if (!sides.ready()) return space_;
-        const cudaError_t e = sides.fork(space_.cuda_stream());
+      if (!forked_ && !sides.ready()) return space_;
+      const int stream = used_ % concurrent_bin_streams;
+      if (stream >= waited_) {
+        const int said = static_cast<int>(std::min<std::size_t>(busy_bins_, concurrent_bin_streams));
+        const int last = std::min(concurrent_bin_streams, std::max(stream + 1, said));
+        const cudaError_t e = sides.fork(space_.cuda_stream(), waited_, last);
         if (e != cudaSuccess) throw internal_error(std::string("gustav: forking the bins' streams: ") + cudaGetErrorString(e));
+        waited_ = last;
         forked_ = true;
       }
-      return sides.space(used_++ % concurrent_bin_streams);
+      ++used_;
+      return sides.space(stream);
     }
 #endif
     return space_;
@@ -165,6 +178,7 @@ class ConcurrentBins {
   std::size_t busy_bins_ = 0;
   bool forked_ = false;
   int used_ = 0;
+  int waited_ = 0;  ///< side streams [0, waited_) wait for the fork
 };
 
 }  // namespace gustav::detail

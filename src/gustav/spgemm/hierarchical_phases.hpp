@@ -38,6 +38,18 @@ std::int64_t read_flag(const ExecSpace& space, const Flag& flag) {
   return bits;
 }
 
+/// A kept repeat's verdict: read in place after the fence where the host
+/// can (VerdictSpace), copied otherwise.
+template <class ExecSpace, class Verdict>
+std::int64_t read_verdict(const ExecSpace& space, const Verdict& verdict) {
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Verdict::memory_space>::accessible) {
+    space.fence();
+    return *static_cast<const volatile std::int64_t*>(verdict.data());
+  } else {
+    return read_flag(space, verdict);
+  }
+}
+
 /// Symbolic phase, and with `values` the numeric one too (gustav::multiply):
 /// the plan gets C's row map and columns; `values` (if given) C's values.
 template <class Types, class Plan, class ExecSpace, class AIn, class BIn>
@@ -107,6 +119,11 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
             space, "gustav::symbolic::positions::fingerprint_parts",
             static_cast<std::size_t>(fingerprint_parts_length(space)), true);
         kept.fingerprint = structure_fingerprint(space, A, B, kept.fingerprint_parts, kept.fingerprint_now, errors);
+        // Written by every check before it is read: nothing to initialise
+        // (and no host execution space to ask, which a co-executed host
+        // part's thread cannot).
+        kept.verdict = decltype(kept.verdict)(
+            Kokkos::view_alloc(Kokkos::WithoutInitializing, "gustav::symbolic::positions::verdict"));
         stats.positions_bytes = schedule.positions.bytes();
       }
     }
@@ -163,17 +180,19 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
     // flag after both.
     ConcurrentBins<ExecSpace> side_streams(space, 2);
     check_structure_fingerprint(side_streams.space_for(false), A, B, kept.fingerprint, kept.fingerprint_parts,
-                                kept.fingerprint_now, errors);
+                                kept.fingerprint_now, ErrorFlag<Device>(kept.verdict.data()));
     sum_kept_products<Types>(space, kept, ops, c_values, side_streams);
     side_streams.join();
     plan.stats_.numeric_pool_bytes = 0;
-  } else {
-    Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
-    if (validate) check_operands(space, A, B, errors);
-    RowWriter<ExecSpace, Types, RowOutput::reuse> out{plan.c_row_map_, plan.c_entries_, c_values};
-    plan.stats_.numeric_pool_bytes =
-        write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors, "gustav::numeric", temp);
+    raise_phase_errors(space, read_verdict(space, kept.verdict), A, B, who, true);
+    plan.stats_.numeric_peak_temp_bytes = temp.peak();
+    return;
   }
+  Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
+  if (validate) check_operands(space, A, B, errors);
+  RowWriter<ExecSpace, Types, RowOutput::reuse> out{plan.c_row_map_, plan.c_entries_, c_values};
+  plan.stats_.numeric_pool_bytes =
+      write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors, "gustav::numeric", temp);
   raise_phase_errors(space, read_flag(space, errors), A, B, who, true);
   plan.stats_.numeric_peak_temp_bytes = temp.peak();
 }

@@ -19,6 +19,22 @@
 
 namespace gustav::detail {
 
+/// Where a kept repeat's verdict on the structure goes: pinned host memory
+/// on CUDA, which the fingerprint pass writes and the host reads after the
+/// stream's fence with no copy (a copy to the host was one more host call
+/// and wait on repeats of a few hundredths of a millisecond); elsewhere the
+/// device's own memory.
+template <class Device>
+struct VerdictSpace {
+  using type = typename Device::memory_space;
+};
+#if defined(KOKKOS_ENABLE_CUDA)
+template <class Memory>
+struct VerdictSpace<Kokkos::Device<Kokkos::Cuda, Memory>> {
+  using type = Kokkos::CudaHostPinnedSpace;
+};
+#endif
+
 template <class Device>
 struct ProductPositions {
   using Index = std::uint32_t;
@@ -70,6 +86,9 @@ struct ProductPositions {
   std::uint64_t fingerprint = 0;
   Kokkos::View<std::uint64_t, Device> fingerprint_now;
   Kokkos::View<std::uint64_t*, Device> fingerprint_parts;  ///< its first step's partial sums
+  /// The numeric phase's check of the fingerprint: error_structure_differs
+  /// or zero (VerdictSpace).
+  Kokkos::View<std::int64_t, typename VerdictSpace<Device>::type> verdict;
   bool kept = false;
 
   /// The lists' and the fingerprint's bytes (what the symbolic phase's
