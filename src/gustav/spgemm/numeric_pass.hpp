@@ -85,14 +85,25 @@ struct NumericPass {
     layout(c, log2_slots, 0);
     return c.used();
   }
+  /// The ranked dense accumulator (ranked_dense_row): a word of the columns
+  /// absent from the row and the row position of the first present one, per
+  /// 32 columns of B. One layout for sizing and carving.
+  struct Ranked {
+    std::uint32_t* absent;
+    int* first;
+  };
+  KOKKOS_INLINE_FUNCTION static Ranked ranked_layout(Carver& c, std::int64_t words) {
+    Ranked r;
+    r.absent = c.take<std::uint32_t>(words);
+    r.first = c.take<int>(words);
+    return r;
+  }
   /// Dense accumulator bytes: the position in the row of every column of B,
-  /// or, ranked, a word of absent columns and a first position per 32.
+  /// or, ranked, ranked_layout's words.
   static std::size_t dense_bytes(std::int64_t num_cols, bool ranked) {
     Carver c(nullptr);
     if (ranked) {
-      const std::int64_t words = ceil_div<std::int64_t>(num_cols, 32);
-      c.take<std::uint32_t>(words);
-      c.take<int>(words);
+      ranked_layout(c, ceil_div<std::int64_t>(num_cols, 32));
     } else {
       c.take<int>(num_cols);
     }
@@ -198,6 +209,25 @@ struct NumericPass {
   template <class Member>
   KOKKOS_INLINE_FUNCTION void long_finish(const Member&, char*, std::int64_t) const {}
 
+  /// Adds every product of `row` into `acc` (C's row) at the position
+  /// `locate(column)` gives, or, where that is negative (a column outside
+  /// the planned structure), reports the change.
+  template <class Locate>
+  KOKKOS_INLINE_FUNCTION void add_row_products(std::int64_t row, Scalar* acc, const Locate& locate) const {
+    bool lost = false;
+    walk_row_products(a_row_map, a_entries, b_row_map, row,
+                      rows_ahead(a_entries, prefetch_limit, b_row_map, b_entries, b_values),
+                      [&](const auto j, const auto p) {
+                        const int q = locate(b_entries(p));
+                        if (q >= 0) {
+                          acc[q] += a_values(j) * b_values(p);
+                        } else {
+                          lost = true;
+                        }
+                      });
+    if (lost) Kokkos::atomic_fetch_or(&errors(), int(error_structure_changed));
+  }
+
   /// CPU dense accumulator: position of each column of B in the current row
   /// (-1 elsewhere, restored after the row), values straight into C.
   KOKKOS_INLINE_FUNCTION void dense_row(const RowContext& ctx) const {
@@ -214,20 +244,8 @@ struct NumericPass {
       position[c_entries(q)] = static_cast<int>(q - start);
       c_values(q) = Scalar(0);
     }
-    Scalar* acc = c_values.data() + start;
-    bool lost = false;
-    walk_row_products(a_row_map, a_entries, b_row_map, row,
-                      rows_ahead(a_entries, prefetch_limit, b_row_map, b_entries, b_values),
-                      [&](const auto j, const auto p) {
-                        const int q = position[b_entries(p)];
-                        if (q >= 0) {
-                          acc[q] += a_values(j) * b_values(p);
-                        } else {
-                          lost = true;
-                        }
-                      });
+    add_row_products(row, c_values.data() + start, [&](const Ordinal col) { return position[col]; });
     for (std::int64_t q = start; q < end; ++q) position[c_entries(q)] = -1;
-    if (lost) Kokkos::atomic_fetch_or(&errors(), int(error_structure_changed));
   }
 
   /// The same where a position per column of B would not fit: the row's
@@ -239,35 +257,24 @@ struct NumericPass {
   KOKKOS_INLINE_FUNCTION void ranked_dense_row(const RowContext& ctx) const {
     const std::int64_t row = ctx.row;
     Carver c(ctx.chunk);
-    std::uint32_t* absent = c.take<std::uint32_t>(words);
-    int* first = c.take<int>(words);
+    const Ranked acc = ranked_layout(c, words);
     const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
     const std::int64_t end = static_cast<std::int64_t>(c_row_map(row + 1));
     std::int64_t last_word = -1;
     for (std::int64_t q = start; q < end; ++q) {
       const std::int64_t col = static_cast<std::int64_t>(c_entries(q));
       const std::int64_t w = col >> 5;
-      if (w != last_word) first[w] = static_cast<int>(q - start);
+      if (w != last_word) acc.first[w] = static_cast<int>(q - start);
       last_word = w;
-      absent[w] &= ~(std::uint32_t(1) << (col & 31));
+      acc.absent[w] &= ~(std::uint32_t(1) << (col & 31));
       c_values(q) = Scalar(0);
     }
-    Scalar* acc = c_values.data() + start;
-    bool lost = false;
-    walk_row_products(a_row_map, a_entries, b_row_map, row,
-                      rows_ahead(a_entries, prefetch_limit, b_row_map, b_entries, b_values),
-                      [&](const auto j, const auto p) {
-                        const Ordinal col = b_entries(p);
-                        const std::uint32_t bit = std::uint32_t(1) << (col & 31);
-                        const std::uint32_t out = absent[col >> 5];
-                        if (!(out & bit)) {
-                          acc[first[col >> 5] + popcount32(~out & (bit - 1))] += a_values(j) * b_values(p);
-                        } else {
-                          lost = true;
-                        }
-                      });
-    for (std::int64_t q = start; q < end; ++q) absent[c_entries(q) >> 5] = ~std::uint32_t(0);
-    if (lost) Kokkos::atomic_fetch_or(&errors(), int(error_structure_changed));
+    add_row_products(row, c_values.data() + start, [&](const Ordinal col) {
+      const std::uint32_t bit = std::uint32_t(1) << (col & 31);
+      const std::uint32_t out = acc.absent[col >> 5];
+      return (out & bit) ? -1 : acc.first[col >> 5] + popcount32(~out & (bit - 1));
+    });
+    for (std::int64_t q = start; q < end; ++q) acc.absent[c_entries(q) >> 5] = ~std::uint32_t(0);
   }
 };
 

@@ -165,8 +165,8 @@ struct WritePass {
       // Each run of a row of B marks its word once, and B's own entries
       // only add values: products of neighbouring columns would otherwise
       // set the same word one after the other, each waiting for the last.
-      const auto ahead = rows_ahead(a_entries, prefetch_limit, b_row_map, b_entries, b_values);
       const auto runs_ahead = rows_ahead(a_entries, prefetch_limit, source.row_map, source.keys, source.masks);
+      const auto ahead = rows_ahead(a_entries, prefetch_limit, b_row_map, b_entries, b_values);
       for (auto j = a_row_map(row); j < a_row_map(row + 1); ++j) {
         runs_ahead.at(static_cast<std::int64_t>(j));
         ahead.at(static_cast<std::int64_t>(j));
