@@ -64,12 +64,25 @@ struct SumKeptChunks {
     return scratch_piece(chunk * sizeof(Scalar)) + scratch_piece((max_long_shares + 1) * sizeof(int));
   }
 
+  /// The team's pieces of scratch, as scratch_bytes() counts them.
+  struct Scratch {
+    Scalar* value;    ///< the chunk's products
+    int* long_count;  ///< then the long shares' count and list
+  };
+  KOKKOS_INLINE_FUNCTION static Scratch take_scratch(const Member& team) {
+    Scratch s;
+    s.value = static_cast<Scalar*>(team.team_scratch(0).get_shmem(chunk * sizeof(Scalar)));
+    s.long_count = static_cast<int*>(team.team_scratch(0).get_shmem((max_long_shares + 1) * sizeof(int)));
+    return s;
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const std::int64_t c = team.league_rank();
     const std::int64_t c0 = c * chunk;
     const std::int64_t c1 = c0 + chunk < products ? c0 + chunk : products;
-    Scalar* const value = static_cast<Scalar*>(team.team_scratch(0).get_shmem(chunk * sizeof(Scalar)));
-    int* const long_count = static_cast<int*>(team.team_scratch(0).get_shmem((max_long_shares + 1) * sizeof(int)));
+    const Scratch scratch = take_scratch(team);
+    Scalar* const value = scratch.value;
+    int* const long_count = scratch.long_count;
     int* const long_shares = long_count + 1;
     Kokkos::single(Kokkos::PerTeam(team), [&]() { *long_count = 0; });
     const auto a_entry = kept.a_entry;
