@@ -3,7 +3,10 @@
 /// numeric schedule, and the statistics. A plan is a small value type (its
 /// arrays are reference-counted Kokkos views): copy it freely, keep it as
 /// long as the structures of A and B stay the same, and hand it to
-/// gustav::numeric as often as their values change.
+/// gustav::numeric as often as their values change. Copies share the
+/// scratch numeric calls use (an error flag, the fingerprint's parts and
+/// verdict), so one plan's numeric calls run one after another; calls that
+/// must overlap take plans of their own.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <memory>
