@@ -138,10 +138,9 @@ class ConcurrentBins {
   void join() {
 #if defined(KOKKOS_ENABLE_CUDA)
     if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-      if (forked_) SideStreams::instance().join(space_.cuda_stream(), used_);
+      if (waited_ > 0) SideStreams::instance().join(space_.cuda_stream(), used_);
     }
 #endif
-    forked_ = false;
     used_ = 0;
     waited_ = 0;
   }
@@ -157,7 +156,7 @@ class ConcurrentBins {
 #if defined(KOKKOS_ENABLE_CUDA)
     if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
       auto& sides = SideStreams::instance();
-      if (!forked_ && !sides.ready()) return space_;
+      if (waited_ == 0 && !sides.ready()) return space_;
       const int stream = used_ % concurrent_bin_streams;
       if (stream >= waited_) {
         const int said = static_cast<int>(std::min<std::size_t>(busy_bins_, concurrent_bin_streams));
@@ -165,7 +164,6 @@ class ConcurrentBins {
         const cudaError_t e = sides.fork(space_.cuda_stream(), waited_, last);
         if (e != cudaSuccess) throw internal_error(std::string("gustav: forking the bins' streams: ") + cudaGetErrorString(e));
         waited_ = last;
-        forked_ = true;
       }
       ++used_;
       return sides.space(stream);
@@ -176,9 +174,8 @@ class ConcurrentBins {
 
   ExecSpace space_;
   std::size_t busy_bins_ = 0;
-  bool forked_ = false;
   int used_ = 0;
-  int waited_ = 0;  ///< side streams [0, waited_) wait for the fork
+  int waited_ = 0;  ///< side streams [0, waited_) wait for the fork (none: not forked)
 };
 
 }  // namespace gustav::detail

@@ -166,6 +166,7 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
   // catch a changed structure as products that fall outside C's.
   const bool validate = plan.options_.validate_indices && !indices_checked;
   const auto ops = operands_of<Types>(A, B);
+  std::int64_t bits = 0;  // the error flag, or a kept repeat's verdict
   if (schedule.positions.kept) {
     const auto& kept = schedule.positions;
     // The fingerprint alone suffices: a plan that keeps products checked
@@ -184,16 +185,16 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
     sum_kept_products<Types>(space, kept, ops, c_values, side_streams);
     side_streams.join();
     plan.stats_.numeric_pool_bytes = 0;
-    raise_phase_errors(space, read_verdict(space, kept.verdict), A, B, who, true);
-    plan.stats_.numeric_peak_temp_bytes = temp.peak();
-    return;
+    bits = read_verdict(space, kept.verdict);
+  } else {
+    Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
+    if (validate) check_operands(space, A, B, errors);
+    RowWriter<ExecSpace, Types, RowOutput::reuse> out{plan.c_row_map_, plan.c_entries_, c_values};
+    plan.stats_.numeric_pool_bytes =
+        write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors, "gustav::numeric", temp);
+    bits = read_flag(space, errors);
   }
-  Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
-  if (validate) check_operands(space, A, B, errors);
-  RowWriter<ExecSpace, Types, RowOutput::reuse> out{plan.c_row_map_, plan.c_entries_, c_values};
-  plan.stats_.numeric_pool_bytes =
-      write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors, "gustav::numeric", temp);
-  raise_phase_errors(space, read_flag(space, errors), A, B, who, true);
+  raise_phase_errors(space, bits, A, B, who, true);
   plan.stats_.numeric_peak_temp_bytes = temp.peak();
 }
 

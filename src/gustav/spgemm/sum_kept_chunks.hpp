@@ -60,9 +60,9 @@ struct SumKeptChunks {
     constexpr std::size_t align = Kokkos::ScratchMemorySpace<ExecSpace>::ALIGN;
     return (bytes + align - 1) / align * align;
   }
-  static std::size_t scratch_bytes() {
-    return scratch_piece(chunk * sizeof(Scalar)) + scratch_piece((max_long_shares + 1) * sizeof(int));
-  }
+  KOKKOS_INLINE_FUNCTION static constexpr std::size_t value_bytes() { return chunk * sizeof(Scalar); }
+  KOKKOS_INLINE_FUNCTION static constexpr std::size_t shares_bytes() { return (max_long_shares + 1) * sizeof(int); }
+  static std::size_t scratch_bytes() { return scratch_piece(value_bytes()) + scratch_piece(shares_bytes()); }
 
   /// The team's pieces of scratch, as scratch_bytes() counts them.
   struct Scratch {
@@ -71,8 +71,8 @@ struct SumKeptChunks {
   };
   KOKKOS_INLINE_FUNCTION static Scratch take_scratch(const Member& team) {
     Scratch s;
-    s.value = static_cast<Scalar*>(team.team_scratch(0).get_shmem(chunk * sizeof(Scalar)));
-    s.long_count = static_cast<int*>(team.team_scratch(0).get_shmem((max_long_shares + 1) * sizeof(int)));
+    s.value = static_cast<Scalar*>(team.team_scratch(0).get_shmem(value_bytes()));
+    s.long_count = static_cast<int*>(team.team_scratch(0).get_shmem(shares_bytes()));
     return s;
   }
 
