@@ -66,6 +66,25 @@ enum class CpuMapping {
   hierarchical,
 };
 
+/// How a plan that keeps its products (SpgemmOptions::keep_product_positions)
+/// holds them.
+enum class KeptLayout {
+  /// Slots where they apply and C's entries have 32 products each or more
+  /// on average (R * (A * P) of a vector problem's multigrid), else lists.
+  automatic,
+  /// Every entry's products listed together, summed one list at a time: 8
+  /// bytes a product and 4 an entry of C.
+  lists,
+  /// Each product's entry of C as a 16-bit offset in its row, in the order
+  /// of the products' walk (rows of B read in order, products added in
+  /// scratch): 2 bytes a product and 4 a row of A. Where they apply: B's
+  /// rows strictly increasing, and C's longest row within half of what a
+  /// team's scratch holds (on CUDA with Kokkos 3.4, 40 KiB: up to about
+  /// 2,500 entries of doubles, fewer where B's rows are short and a team
+  /// has many workers); else lists.
+  slots,
+};
+
 /// CPU and GPU together on one product (seed 001's HH-CPU), for power-law
 /// inputs whose hub rows make most of the products. Rows of A with at least
 /// SpgemmOptions::heavy_a_row_nnz entries and rows of B with at least
@@ -135,15 +154,18 @@ struct SpgemmOptions {
   /// C's structure. The order of each sum is fixed by gustav::symbolic, so
   /// numeric calls on one plan with the same values give the same bits.
   /// For plans reused many times (AMG setups, values changing on a fixed
-  /// structure). Costs two more visits of the products in gustav::symbolic
-  /// and memory proportional to them: 8 bytes per product and 4 per entry
-  /// of C (a little more where lists are long), held by the plan and
-  /// reported in stats().positions_bytes (within memory_budget_bytes where
-  /// one is set). Not kept (positions_bytes 0)
+  /// structure). Costs more visits of the products in gustav::symbolic and
+  /// memory proportional to them (kept_layout: 8 bytes per product and 4
+  /// per entry of C in lists, 2 bytes per product and 4 per row of A by
+  /// slot), held by the plan and reported in stats().positions_bytes
+  /// (within memory_budget_bytes where one is set). Not kept (positions_bytes 0)
   /// where the products, nnz(C), nnz(A) or nnz(B) reach 2^32. The
   /// hierarchical mapping (GPUs) only; ignored by gustav::multiply (it hands
   /// back no plan) and by the CPU's thread-per-row mapping.
   bool keep_product_positions = false;
+  /// How they are kept (KeptLayout); stats().positions_layout says which
+  /// one a plan took.
+  KeptLayout kept_layout = KeptLayout::automatic;
 
   /// CPU and GPU together (see CoExecution). The host part's plan follows
   /// these options except that its rows are always sorted and it keeps no

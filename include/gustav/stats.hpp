@@ -64,6 +64,8 @@ struct SpgemmStats {
   /// Bytes of product positions the plan keeps (SpgemmOptions::
   /// keep_product_positions; 0 otherwise). Part of both peaks above.
   std::size_t positions_bytes = 0;
+  /// How they are kept: "lists" or "slots" (KeptLayout), "" where none are.
+  std::string positions_layout;
 
   /// SpgemmOptions::co_execution: "" (off), "device only" (asked for, but
   /// the analysis found no heavy part worth the host's time), or "host and

@@ -110,7 +110,7 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
     stats.fill_bins = stats.numeric_bins;
     if (plan.options_.keep_product_positions) {
       record_positions<Types>(space, schedule.positions, ops, plan.c_row_map_, plan.c_entries_, nnz, stats.products,
-                              A.num_rows, errors, temp);
+                              A.num_rows, errors, plan.options_.kept_layout, temp);
       if (schedule.positions.kept) {
         auto& kept = schedule.positions;
         kept.fingerprint_now = Kokkos::View<std::uint64_t, Device>(
@@ -125,6 +125,7 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
         kept.verdict = decltype(kept.verdict)(
             Kokkos::view_alloc(Kokkos::WithoutInitializing, "gustav::symbolic::positions::verdict"));
         stats.positions_bytes = schedule.positions.bytes();
+        stats.positions_layout = kept.slotted ? "slots" : "lists";
       }
     }
   }
@@ -182,7 +183,7 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
     ConcurrentBins<ExecSpace> side_streams(space, 2);
     check_structure_fingerprint(side_streams.space_for(false), A, B, kept.fingerprint, kept.fingerprint_parts,
                                 kept.fingerprint_now, ErrorFlag<Device>(kept.verdict.data()));
-    sum_kept_products<Types>(space, kept, ops, c_values, side_streams);
+    sum_kept_products<Types>(space, kept, ops, plan.c_row_map_, c_values, side_streams);
     side_streams.join();
     plan.stats_.numeric_pool_bytes = 0;
     bits = read_verdict(space, kept.verdict);

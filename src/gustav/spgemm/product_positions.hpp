@@ -13,9 +13,11 @@
 ///
 /// It costs 8 bytes per product (two 32-bit entry numbers) and 4 per entry of
 /// C, so it is kept only where the products, A's and B's entries number
-/// fewer than 2^32.
+/// fewer than 2^32. A plan may keep slots instead (product_slots.hpp).
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+
+#include "gustav/spgemm/product_slots.hpp"
 
 namespace gustav::detail {
 
@@ -90,6 +92,19 @@ struct ProductPositions {
   /// or zero (VerdictSpace).
   Kokkos::View<std::int64_t, typename VerdictSpace<Device>::type> verdict;
   bool kept = false;
+  /// Kept by slot instead of in lists (product_slots.hpp): the lists are
+  /// then empty. KeptLayout::automatic takes slots where C's entries have
+  /// `mean_list_for_slots` products each or more on average. Measured on an
+  /// H200 (kept repeats, ms, lists -> slots; mean products an entry):
+  /// brick:30's R * (A * P) 1.21 -> 0.94 (43), lap3d:80:27's A * A
+  /// 2.13 -> 1.88 (5.9); but brick:30's A * P 0.94 -> 0.99 (24), bcsstk16
+  /// 0.15 -> 0.18 (18), lap3d:120's R * (A * P) 0.44 -> 0.54 (9.7) and A * A
+  /// 0.57 -> 0.72 (2), er:1000000:8 0.70 -> 1.13 (1): where lists are short
+  /// a thread per entry keeps more loads in flight than a worker per row,
+  /// whose lanes wait for each row of B in turn.
+  bool slotted = false;
+  static constexpr std::int64_t mean_list_for_slots = 32;
+  ProductSlots<Device> slots;
 
   /// The lists' and the fingerprint's bytes (what the symbolic phase's
   /// budget counted).
@@ -97,7 +112,7 @@ struct ProductPositions {
     return (ends.span() + a_entry.span() + b_entry.span() + long_entries.span() + piece_start.span() +
             piece_entry.span() + chunk_first.span()) *
                sizeof(Index) +
-           partials.span() + chunk_partials.span() + fingerprint_parts.span() * sizeof(std::uint64_t);
+           partials.span() + chunk_partials.span() + fingerprint_parts.span() * sizeof(std::uint64_t) + slots.bytes();
   }
 };
 

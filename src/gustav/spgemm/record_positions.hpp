@@ -14,6 +14,8 @@
 #include "gustav/common/allocation.hpp"
 #include "gustav/common/launch.hpp"
 #include "gustav/common/search.hpp"
+#include "gustav/options.hpp"
+#include "gustav/spgemm/kept_slots.hpp"
 #include "gustav/spgemm/product_positions.hpp"
 #include "gustav/spgemm/product_walk.hpp"
 #include "gustav/spgemm/row_context.hpp"
@@ -206,20 +208,30 @@ bool list_chunks(const ExecSpace& space, Positions& lists, std::int64_t nnz, std
 }
 
 /// Fills `kept` for C's structure (its row map and sorted columns) when the
-/// counts fit the lists' 32-bit numbers (else leaves it not kept). The
-/// lists stay with the plan; their bytes count towards the symbolic phase's
-/// temporaries and its budget.
+/// counts fit the lists' 32-bit numbers (else leaves it not kept): by slot
+/// where `layout` asks for them and they apply (kept_slots.hpp), else in
+/// lists. What is kept stays with the plan; its bytes count towards the
+/// symbolic phase's temporaries and its budget.
 template <class Types, class ExecSpace, class CRowMap, class CEntries>
 void record_positions(const ExecSpace& space, ProductPositions<typename Types::device_type>& kept,
                       const ProductOperands<Types>& ops, const CRowMap& c_row_map, const CEntries& c_entries,
                       std::int64_t nnz, std::int64_t products, std::int64_t a_rows,
-                      const ErrorFlag<typename Types::device_type>& errors, TempMemory& temp) {
+                      const ErrorFlag<typename Types::device_type>& errors, KeptLayout layout, TempMemory& temp) {
   using Positions = ProductPositions<typename Types::device_type>;
   using Index = typename Positions::Index;
   if (products > Positions::max_count || ops.a_nnz > Positions::max_count || ops.b_nnz > Positions::max_count ||
       nnz > Positions::max_count || nnz == 0)
     return;
   Positions lists;
+  const bool try_slots = layout == KeptLayout::slots ||
+                         (layout == KeptLayout::automatic && products >= Positions::mean_list_for_slots * nnz);
+  if (try_slots &&
+      record_slots<Types>(space, lists.slots, ops, c_row_map, c_entries, nnz, products, a_rows, errors, temp)) {
+    lists.slotted = true;
+    lists.kept = true;
+    kept = lists;
+    return;
+  }
   lists.ends = temp.allocate<decltype(lists.ends)>(space, "gustav::symbolic::positions::ends",
                                                    static_cast<std::size_t>(nnz), true);
   lists.a_entry = temp.allocate<decltype(lists.a_entry)>(space, "gustav::symbolic::positions::a_entry",

@@ -1,8 +1,9 @@
 #pragma once
 /// The numeric phase of a plan that keeps its products
-/// (SpgemmOptions::keep_product_positions): every entry of C is the sum of
-/// its listed products, summed one of two ways, chosen when the lists were
-/// recorded by their mean length.
+/// (SpgemmOptions::keep_product_positions). A plan that keeps them by slot
+/// walks them row by row (kept_slots.hpp). Otherwise every entry of C is
+/// the sum of its listed products, summed one of two ways, chosen when the
+/// lists were recorded by their mean length.
 ///
 /// Short lists (stencil squares, uniform random rows, power-law graphs; all
 /// but the longest lists at most a few products): a thread per entry
@@ -23,6 +24,7 @@
 #include <cstdint>
 
 #include "gustav/common/concurrent_bins.hpp"
+#include "gustav/spgemm/kept_slots.hpp"
 #include "gustav/spgemm/product_positions.hpp"
 #include "gustav/spgemm/product_walk.hpp"
 #include "gustav/spgemm/sum_kept_chunks.hpp"
@@ -32,11 +34,13 @@ namespace gustav::detail {
 
 /// `side_streams`: where kernels that need not wait for the ones on `space`
 /// may go (the caller joins them).
-template <class Types, class ExecSpace, class CValues>
+template <class Types, class ExecSpace, class CRowMap, class CValues>
 void sum_kept_products(const ExecSpace& space, const ProductPositions<typename Types::device_type>& kept,
-                       const ProductOperands<Types>& ops, const CValues& c_values,
+                       const ProductOperands<Types>& ops, const CRowMap& c_row_map, const CValues& c_values,
                        ConcurrentBins<ExecSpace>& side_streams) {
-  if (kept.chunked) {
+  if (kept.slotted) {
+    sum_kept_slots<Types>(space, kept.slots, ops, c_row_map, c_values);
+  } else if (kept.chunked) {
     sum_kept_chunks<Types>(space, kept, ops, c_values);
   } else {
     sum_kept_lists<Types>(space, kept, ops, c_values, side_streams);
