@@ -165,6 +165,8 @@ inline DifferentialCase make_differential_case(std::uint64_t seed) {
     o.heavy_a_row_nnz = between(rng, 1, 12);
     o.heavy_b_row_nnz = between(rng, 1, 12);
   }
+  // Kept products in either layout, or chosen; drawn last, as above.
+  if (o.keep_product_positions) o.kept_layout = static_cast<KeptLayout>(rng.below(3));
   return c;
 }
 
@@ -182,6 +184,9 @@ inline const char* name_of(Accumulator a) {
   return "unknown";
 }
 inline const char* name_of(CpuMapping m) { return m == CpuMapping::automatic ? "automatic" : "hierarchical"; }
+inline const char* name_of(KeptLayout k) {
+  return k == KeptLayout::automatic ? "automatic" : k == KeptLayout::lists ? "lists" : "slots";
+}
 
 /// Everything about a case a reader needs to see what failed.
 inline std::string describe(const DifferentialCase& c) {
@@ -200,6 +205,7 @@ inline std::string describe(const DifferentialCase& c) {
     << ", compression " << name_of(c.options.compression) << ", accumulator " << name_of(c.options.accumulator)
     << ", cpu_mapping " << name_of(c.options.cpu_mapping) << ", keep_product_positions "
     << c.options.keep_product_positions;
+  if (c.options.keep_product_positions) s << " (" << name_of(c.options.kept_layout) << ")";
   if (c.options.co_execution == CoExecution::always)
     s << ", co_execution always, heavy rows from " << c.options.heavy_a_row_nnz << " (A) and "
       << c.options.heavy_b_row_nnz << " (B) entries";
