@@ -162,6 +162,7 @@ ProductResult bench_product(const Space& space, const Operands& ops, const Bench
     // mapping's opt-in); also selectable alone as gustav-positions.
     SpgemmOptions positions;
     positions.keep_product_positions = true;
+    positions.kept_layout = config.kept_layout;
     variants.emplace_back("gustav/positions", positions);
     // Host and device together (seed 001's HH-CPU), thresholds chosen.
     SpgemmOptions hybrid;
@@ -177,6 +178,8 @@ ProductResult bench_product(const Space& space, const Operands& ops, const Bench
         const std::string diff = compare_products(reference.C, run.C);
         run.measurement.agrees = diff.empty();
         run.measurement.note = diff;
+        if (diff.empty() && !run.stats.positions_layout.empty())
+          run.measurement.note = "kept in " + run.stats.positions_layout;
         run.measurement.peak_temp_bytes = std::max(run.stats.symbolic_peak_temp_bytes, run.stats.numeric_peak_temp_bytes);
         result.measurements.push_back(run.measurement);
       } catch (const std::exception& e) {

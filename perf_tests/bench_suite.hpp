@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "gustav/options.hpp"
+
 namespace gustav::bench {
 
 struct BenchConfig {
@@ -14,6 +16,7 @@ struct BenchConfig {
   int reps = 5;
   std::string json_path;               ///< "" for none
   bool progress = false;               ///< print progress lines (on a terminal)
+  KeptLayout kept_layout = KeptLayout::automatic;  ///< gustav/positions' layout
 };
 
 /// The standard set: the core products, multigrid products of lap3d and the

@@ -14,13 +14,14 @@
 #include "arguments.hpp"
 #include "bench_suite.hpp"
 #include "commands.hpp"
+#include "options_parsing.hpp"
 #include "spaces.hpp"
 
 namespace gustav::tool {
 
 int bench_command(int argc, char** argv) {
   const Arguments args(argc, argv, 2, {"standard", "extended"},
-                       {"space", "reps", "warmup", "json", "implementations", "shared"});
+                       {"space", "reps", "warmup", "json", "implementations", "shared", "kept-layout"});
   bench::BenchConfig config;
   config.items = args.positional();
   if (args.has("standard")) {
@@ -35,6 +36,7 @@ int bench_command(int argc, char** argv) {
   config.reps = static_cast<int>(args.get_int("reps", 5, 1, 100000));
   config.warmups = static_cast<int>(args.get_int("warmup", 1, 0, 1000));
   config.json_path = args.get("json", "");
+  config.kept_layout = parse_kept_layout(args);
   if (args.has("implementations")) {
     config.implementations.clear();
     std::stringstream list(args.get("implementations", ""));

@@ -83,7 +83,8 @@ void print_summary(const Operands& ops, const std::string& space, const Summary&
   std::printf("temp memory  symbolic %.2f MiB, numeric %.2f MiB\n", s.stats.symbolic_peak_temp_bytes / 1048576.0,
               s.stats.numeric_peak_temp_bytes / 1048576.0);
   if (s.stats.positions_bytes > 0)
-    std::printf("positions    %.2f MiB kept by the plan (part of both)\n", s.stats.positions_bytes / 1048576.0);
+    std::printf("positions    %.2f MiB kept by the plan in %s (part of both)\n", s.stats.positions_bytes / 1048576.0,
+                s.stats.positions_layout.c_str());
   if (ops.read_megabytes > 0)
     std::printf("read         %.1f MB in %.3f s (%.0f MB/s)\n", ops.read_megabytes, ops.read_seconds,
                 ops.read_megabytes / std::max(ops.read_seconds, 1e-9));
@@ -111,7 +112,7 @@ std::string json_of(const Operands& ops, const std::string& space, const Summary
 int multiply_command(int argc, char** argv) {
   const Arguments args(argc, argv, 2, {"unsorted", "kernel-times", "timeline", "keep-positions"},
                        {"output", "space", "reps", "json", "accumulator", "compression", "memory-budget", "offsets", "check-rows",
-                        "co-execution", "heavy-a", "heavy-b", "host-share"});
+                        "co-execution", "heavy-a", "heavy-b", "host-share", "kept-layout"});
   if (args.positional().empty() || args.positional().size() > 2)
     throw UsageError{"multiply needs A (a .mtx file or a generator spec) and optionally B"};
   const auto ops = load_operands(args.positional()[0], args.positional().size() > 1 ? args.positional()[1] : "");

@@ -29,6 +29,15 @@ inline std::size_t parse_bytes(const std::string& text) {
   return static_cast<std::size_t>(n * scale);
 }
 
+/// --kept-layout automatic|lists|slots (KeptLayout).
+inline KeptLayout parse_kept_layout(const Arguments& args) {
+  const std::string layout = args.get("kept-layout", "automatic");
+  if (layout == "automatic") return KeptLayout::automatic;
+  if (layout == "lists") return KeptLayout::lists;
+  if (layout == "slots") return KeptLayout::slots;
+  throw UsageError{"--kept-layout must be automatic, lists or slots, got '" + layout + "'"};
+}
+
 inline SpgemmOptions parse_spgemm_options(const Arguments& args) {
   SpgemmOptions o;
   o.sort_rows = !args.has("unsorted");
@@ -46,6 +55,7 @@ inline SpgemmOptions parse_spgemm_options(const Arguments& args) {
   else throw UsageError{"--compression must be automatic, always or never, got '" + comp + "'"};
   if (args.has("memory-budget")) o.memory_budget_bytes = parse_bytes(args.get("memory-budget", ""));
   o.keep_product_positions = args.has("keep-positions");
+  o.kept_layout = parse_kept_layout(args);
   // --space hybrid splits every product unless --co-execution says otherwise.
   const std::string co = args.get("co-execution", args.get("space", "") == "hybrid" ? "always" : "off");
   if (co == "off") o.co_execution = CoExecution::off;
