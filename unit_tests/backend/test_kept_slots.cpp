@@ -8,38 +8,19 @@
 #include <utility>
 #include <vector>
 
-#include "support/spgemm_fixture.hpp"
+#include "support/kept_products_fixture.hpp"
 
 namespace gustav::test {
 namespace {
 
 template <class C>
-class KeptSlots : public SpgemmTest<C> {
+class KeptSlots : public KeptProductsTest<C> {
  protected:
-  using typename SpgemmTest<C>::Host;
-  using typename SpgemmTest<C>::S;
-  using typename SpgemmTest<C>::O;
-  using typename SpgemmTest<C>::Z;
-  using Run = typename SpgemmTest<C>::Run;
-
-  static SpgemmOptions keeping(KeptLayout layout) {
-    SpgemmOptions o;
-    o.keep_product_positions = true;
-    o.kept_layout = layout;
-    o.cpu_mapping = CpuMapping::hierarchical;  // GPUs use it anyway
-    return o;
-  }
-
-  Host with_new_values(Host h, std::uint64_t seed) {
-    Rng rng(seed);
-    for (auto& v : h.values) v = random_value<S>(rng);
-    return h;
-  }
-
-  ::testing::AssertionResult matches(const typename SpgemmTest<C>::Matrix& product, const Host& A, const Host& B) {
-    this->space.fence();
-    return matches_reference<S>(to_host_csr<S, O, Z>(product), reference_multiply(A, B), true);
-  }
+  using typename KeptProductsTest<C>::Host;
+  using typename KeptProductsTest<C>::S;
+  using typename KeptProductsTest<C>::O;
+  using typename KeptProductsTest<C>::Z;
+  using Run = typename KeptProductsTest<C>::Run;
 
   /// Symbolic with `layout`, the layout it took, then numeric, a repeat with
   /// new values and a second repeat with the same values (the same bits).
@@ -49,8 +30,8 @@ class KeptSlots : public SpgemmTest<C> {
     EXPECT_GT(plan.stats().positions_bytes, 0u);
     auto product = Run::numeric(plan, this->device(A), this->device(B));
     EXPECT_TRUE(this->matches(product, A, B)) << "first numeric";
-    const auto A2 = with_new_values(A, 301);
-    const auto B2 = with_new_values(B, 302);
+    const auto A2 = this->with_new_values(A, 301);
+    const auto B2 = this->with_new_values(B, 302);
     Run::refill(plan, this->device(A2), this->device(B2), product);
     EXPECT_TRUE(this->matches(product, A2, B2)) << "after new values";
     const auto first = to_host_csr<S, O, Z>(product);
@@ -62,7 +43,7 @@ class KeptSlots : public SpgemmTest<C> {
 
   /// gustav::symbolic keeping the products in `layout`.
   auto plan_of(const Host& A, const Host& B, KeptLayout layout) {
-    return Run::symbolic(this->device(A), this->device(B), keeping(layout));
+    return Run::symbolic(this->device(A), this->device(B), this->keeping(layout));
   }
 };
 TYPED_TEST_SUITE(KeptSlots, AllConfigs, ConfigNames);

@@ -1,5 +1,5 @@
-// Plans that keep their products (SpgemmOptions::keep_product_positions):
-// numeric repeats from the kept lists in every bin and give the same bits, a
+// Plans that keep their products (SpgemmOptions::keep_product_positions) in
+// lists: numeric repeats from the kept lists in every bin and give the same bits, a
 // changed structure is caught, the lists' memory reported and held to a
 // memory budget.
 #include <algorithm>
@@ -7,31 +7,21 @@
 #include <vector>
 
 #include "gustav/spgemm/product_positions.hpp"
-#include "support/spgemm_fixture.hpp"
+#include "support/kept_products_fixture.hpp"
 
 namespace gustav::test {
 namespace {
 
 template <class C>
-class ProductPositions : public SpgemmTest<C> {
+class ProductPositions : public KeptProductsTest<C> {
  protected:
-  using typename SpgemmTest<C>::Host;
-  using typename SpgemmTest<C>::S;
-  using typename SpgemmTest<C>::O;
-  using typename SpgemmTest<C>::Z;
+  using typename KeptProductsTest<C>::Host;
+  using typename KeptProductsTest<C>::S;
+  using typename KeptProductsTest<C>::O;
+  using typename KeptProductsTest<C>::Z;
 
-  static SpgemmOptions keeping() {
-    SpgemmOptions o;
-    o.keep_product_positions = true;
-    o.cpu_mapping = CpuMapping::hierarchical;  // GPUs use it anyway
-    return o;
-  }
-
-  Host with_new_values(Host h, std::uint64_t seed) {
-    Rng rng(seed);
-    for (auto& v : h.values) v = random_value<S>(rng);
-    return h;
-  }
+  /// In lists, whatever the products (slots: test_kept_slots.cpp).
+  static SpgemmOptions keeping() { return KeptProductsTest<C>::keeping(KeptLayout::lists); }
 
   /// Rows of A from 1 to 30000 entries (with a repeated column each) over
   /// a B of about two entries per row: tiny, worker, team and long rows.
@@ -57,11 +47,6 @@ class ProductPositions : public SpgemmTest<C> {
     shape.avg_per_row = 2;
     shape.sorted = false;
     B = random_csr<S, O, Z>(shape, 91);
-  }
-
-  ::testing::AssertionResult matches(const typename SpgemmTest<C>::Matrix& product, const Host& A, const Host& B) {
-    this->space.fence();
-    return matches_reference<S>(to_host_csr<S, O, Z>(product), reference_multiply(A, B), true);
   }
 };
 TYPED_TEST_SUITE(ProductPositions, AllConfigs, ConfigNames);

@@ -1,0 +1,44 @@
+#pragma once
+// Typed-test fixture for plans that keep their products
+// (SpgemmOptions::keep_product_positions): the options, new values for a
+// repeat, and the comparison of a product with the serial reference.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "support/spgemm_fixture.hpp"
+
+namespace gustav::test {
+
+template <class C>
+class KeptProductsTest : public SpgemmTest<C> {
+ protected:
+  using typename SpgemmTest<C>::Host;
+  using typename SpgemmTest<C>::S;
+  using typename SpgemmTest<C>::O;
+  using typename SpgemmTest<C>::Z;
+
+  /// Products kept in `layout`, on the hierarchical mapping (GPUs use it
+  /// anyway; the CPU's thread per row keeps none).
+  static SpgemmOptions keeping(KeptLayout layout = KeptLayout::automatic) {
+    SpgemmOptions o;
+    o.keep_product_positions = true;
+    o.kept_layout = layout;
+    o.cpu_mapping = CpuMapping::hierarchical;
+    return o;
+  }
+
+  /// `h` with every value drawn anew from `seed` (the structure kept).
+  Host with_new_values(Host h, std::uint64_t seed) {
+    Rng rng(seed);
+    for (auto& v : h.values) v = random_value<S>(rng);
+    return h;
+  }
+
+  ::testing::AssertionResult matches(const typename SpgemmTest<C>::Matrix& product, const Host& A, const Host& B) {
+    this->space.fence();
+    return matches_reference<S>(to_host_csr<S, O, Z>(product), reference_multiply(A, B), true);
+  }
+};
+
+}  // namespace gustav::test
