@@ -102,13 +102,12 @@ TYPED_TEST(KeptSlots, WhereSlotsDoNotApplyThePlanKeepsLists) {
   for (const bool repeated : {true, false}) {
     SCOPED_TRACE(repeated ? "a repeated column" : "columns out of order");
     auto B = this->random(200, 300, 8, 351);
-    std::size_t r = 0;
-    while (B.row_map[r + 1] - B.row_map[r] < 2) ++r;
-    const auto at = static_cast<std::size_t>(B.row_map[r]);
+    const std::size_t r = this->first_row_of_two(B);
     if (repeated) {
+      const auto at = static_cast<std::size_t>(B.row_map[r]);
       B.entries[at + 1] = B.entries[at];
     } else {
-      std::swap(B.entries[at], B.entries[at + 1]);
+      B = this->with_two_swapped(B, r);
     }
     bool referenced = false;
     for (const auto k : A.entries) referenced = referenced || static_cast<std::size_t>(k) == r;
@@ -154,11 +153,7 @@ TYPED_TEST(KeptSlots, AChangedStructureIsCaught) {
   const auto plan = this->plan_of(A, B, KeptLayout::slots);
   ASSERT_EQ(plan.stats().positions_layout, "slots");
   EXPECT_NO_THROW(TestFixture::Run::numeric(plan, this->device(A), this->device(B)));
-  auto moved = B;
-  std::size_t r = 0;
-  while (moved.row_map[r + 1] - moved.row_map[r] < 2) ++r;
-  std::swap(moved.entries[static_cast<std::size_t>(moved.row_map[r])],
-            moved.entries[static_cast<std::size_t>(moved.row_map[r]) + 1]);
+  const auto moved = this->with_two_swapped(B, this->first_row_of_two(B));
   EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(A), this->device(moved)), gustav::plan_mismatch);
   // A's rows redrawn with the same entry count: the walk stays within
   // every row's slots while the fingerprint says no.

@@ -266,11 +266,8 @@ TYPED_TEST(ProductPositions, AMovedProductIsCaughtEvenWithinTheStructure) {
   const auto B = this->random(150, 150, 20, 103);
   const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), TestFixture::keeping());
   EXPECT_NO_THROW(TestFixture::Run::numeric(plan, this->device(A), this->device(B)));
-  auto moved = B;
-  std::size_t r = 0;
-  while (moved.row_map[r + 1] - moved.row_map[r] < 2) ++r;
-  std::swap(moved.entries[static_cast<std::size_t>(moved.row_map[r])],
-            moved.entries[static_cast<std::size_t>(moved.row_map[r]) + 1]);
+  const std::size_t r = this->first_row_of_two(B);
+  const auto moved = this->with_two_swapped(B, r);
   bool referenced = false;
   for (const auto k : A.entries) referenced = referenced || static_cast<std::size_t>(k) == r;
   ASSERT_TRUE(referenced) << "row " << r << " of B takes part in no product";
@@ -281,11 +278,7 @@ TYPED_TEST(ProductPositions, AMovedProductIsCaughtEvenWithinTheStructure) {
   const auto lax = TestFixture::Run::symbolic(this->device(A), this->device(B), unchecked);
   EXPECT_THROW(TestFixture::Run::numeric(lax, this->device(A), this->device(moved)), gustav::plan_mismatch);
   // So is A's: two entries of a row swapped keep its products, not their order.
-  auto swapped = A;
-  std::size_t i = 0;
-  while (swapped.row_map[i + 1] - swapped.row_map[i] < 2) ++i;
-  std::swap(swapped.entries[static_cast<std::size_t>(swapped.row_map[i])],
-            swapped.entries[static_cast<std::size_t>(swapped.row_map[i]) + 1]);
+  const auto swapped = this->with_two_swapped(A, this->first_row_of_two(A));
   EXPECT_THROW(TestFixture::Run::numeric(lax, this->device(swapped), this->device(B)), gustav::plan_mismatch);
 }
 

@@ -4,7 +4,9 @@
 // repeat, and the comparison of a product with the serial reference.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "support/spgemm_fixture.hpp"
 
@@ -32,6 +34,21 @@ class KeptProductsTest : public SpgemmTest<C> {
   Host with_new_values(Host h, std::uint64_t seed) {
     Rng rng(seed);
     for (auto& v : h.values) v = random_value<S>(rng);
+    return h;
+  }
+
+  /// The first row of `h` with two entries or more (h.num_rows if none).
+  static std::size_t first_row_of_two(const Host& h) {
+    std::size_t r = 0;
+    while (r < static_cast<std::size_t>(h.num_rows) && h.row_map[r + 1] - h.row_map[r] < 2) ++r;
+    return r;
+  }
+
+  /// `h` with the first two entries of row `r` swapped: the same products,
+  /// each in C's structure, but no longer where a plan recorded them.
+  static Host with_two_swapped(Host h, std::size_t r) {
+    const auto at = static_cast<std::size_t>(h.row_map[r]);
+    std::swap(h.entries[at], h.entries[at + 1]);
     return h;
   }
 
