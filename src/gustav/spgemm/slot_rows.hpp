@@ -24,8 +24,14 @@ namespace gustav::detail {
 /// each one's row of B starts, how long it is, and (when summing) the entry's
 /// value. The lanes load the copy at once, so a row costs one round of
 /// dependent global loads per `capacity` entries instead of one per entry.
-template <class Index, class Scalar>
+/// Offsets into B in 32 bits whatever B's offset type: a plan keeps
+/// products only where B has fewer than 2^32 entries (and every numeric call
+/// has B's entry count checked against the plan's), and the caches take
+/// scratch from the window (with 64-bit offsets, rows of B of two entries
+/// left complex products a window of 512 entries instead of 1,024).
+template <class Scalar>
 struct SlotRowCache {
+  using Index = std::uint32_t;
   static constexpr int capacity = 16;
   Scalar* a_value = nullptr;
   Index* begin = nullptr;
@@ -104,7 +110,7 @@ struct RecordSlots {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Device = typename Types::device_type;
   using Slots = ProductSlots<Device>;
-  using Cache = SlotRowCache<std::remove_pointer_t<decltype(RowCache<Types>::begin)>, char>;
+  using Cache = SlotRowCache<char>;
   Slots slots;
   ProductOperands<Types> ops;
   CRowMap c_row_map;
@@ -150,7 +156,7 @@ struct SumKeptSlots {
   using Device = typename Types::device_type;
   using Slots = ProductSlots<Device>;
   using Scalar = typename Types::scalar_type;
-  using Cache = SlotRowCache<std::remove_pointer_t<decltype(RowCache<Types>::begin)>, Scalar>;
+  using Cache = SlotRowCache<Scalar>;
   Slots slots;
   ProductOperands<Types> ops;
   CRowMap c_row_map;
