@@ -45,6 +45,12 @@ struct SlotRowCache {
     c.length = carver.take<Index>(capacity);
     return c;
   }
+  /// A worker's bytes of scratch, as carve() takes them.
+  KOKKOS_INLINE_FUNCTION static std::size_t bytes() {
+    Carver c(nullptr);
+    carve(c);
+    return c.used();
+  }
 };
 
 /// Walks row i's products in walk order: f(t, p, a) for product t (its
@@ -117,11 +123,7 @@ struct RecordSlots {
   CEntries c_entries;
   ErrorFlag<Device> errors;
 
-  KOKKOS_INLINE_FUNCTION static std::size_t worker_bytes() {
-    Carver c(nullptr);
-    Cache::carve(c);
-    return c.used();
-  }
+  KOKKOS_INLINE_FUNCTION static std::size_t worker_bytes() { return Cache::bytes(); }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const std::int64_t b = team.league_rank();
@@ -162,11 +164,7 @@ struct SumKeptSlots {
   CRowMap c_row_map;
   CValues c_values;
 
-  KOKKOS_INLINE_FUNCTION static std::size_t worker_bytes() {
-    Carver c(nullptr);
-    Cache::carve(c);
-    return c.used();
-  }
+  KOKKOS_INLINE_FUNCTION static std::size_t worker_bytes() { return Cache::bytes(); }
   KOKKOS_INLINE_FUNCTION static std::size_t window_bytes(std::int64_t window) { return (window * sizeof(Scalar) + 15) / 16 * 16; }
   /// The team's scratch: the window, then each worker's cache (sizes in
   /// multiples of 16 bytes, so Kokkos' rounding adds nothing).
