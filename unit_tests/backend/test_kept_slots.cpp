@@ -58,8 +58,7 @@ TYPED_TEST(KeptSlots, RepeatsMatchTheReferenceAndGiveTheSameBits) {
     a_shape.sorted = false;
     a_shape.empty_rows = 0.2;
     a_shape.long_row = 7;
-    // C's rows within every type's window (complex scalars over rows of B
-    // of about two entries: 512 entries).
+    // C's rows within every type's window (1,024 entries at least).
     a_shape.long_row_length = 50;
     const auto A = this->random(700, 500, avg, 310 + static_cast<std::uint64_t>(avg), a_shape);
     const auto B = this->random(500, 900, avg, 320 + static_cast<std::uint64_t>(avg));

@@ -66,11 +66,20 @@ bool record_slots(const ExecSpace& space, ProductSlots<typename Types::device_ty
   if (unordered > 0) return false;
 
   Slots slots;
-  slots.lanes = vector_length_for<ExecSpace>(static_cast<double>(products) / static_cast<double>(ops.a_nnz));
-  const SlotTeamShape<ExecSpace> shape(slots);
   using Scalar = typename Types::scalar_type;
-  const std::size_t caches = static_cast<std::size_t>(shape.workers) * Sum::worker_bytes();
   const std::size_t limit = slot_team_scratch_limit<ExecSpace>();
+  slots.lanes = vector_length_for<ExecSpace>(static_cast<double>(products) / static_cast<double>(ops.a_nnz));
+  if constexpr (!is_host_space<ExecSpace>()) {
+    // 128 threads a team; fewer workers where their caches would leave the
+    // window fewer than 1,024 entries (complex scalars with a lane a
+    // worker: 128 caches of 384 bytes are more than the whole limit).
+    slots.workers = 128 / slots.lanes;
+    const std::size_t least_window = 1024 * sizeof(Scalar);
+    while (slots.workers > 1 && static_cast<std::size_t>(slots.workers) * Sum::worker_bytes() + least_window > limit)
+      slots.workers /= 2;
+  }
+  const SlotTeamShape<ExecSpace> shape(slots);
+  const std::size_t caches = static_cast<std::size_t>(shape.workers) * Sum::worker_bytes();
   if (caches >= limit) return false;
   const std::int64_t max_window = static_cast<std::int64_t>((limit - caches) / sizeof(Scalar));
   // Half the window at least for the blocks' stride, so a block holds

@@ -42,8 +42,9 @@ struct ProductSlots {
   /// rows' entries then lie within `window` entries of the first one's.
   Kokkos::View<Offset*, Device> block_start;
   std::int64_t stride = 0, window = 0;
-  /// Vector lanes of a worker (the rows of B are walked by them).
-  int lanes = 1;
+  /// Vector lanes of a worker (the rows of B are walked by them), and
+  /// workers of a team (GPUs; one on CPUs).
+  int lanes = 1, workers = 1;
 
   std::size_t bytes() const {
     return (row_start.span() + block_start.span()) * sizeof(Offset) + slot.span() * sizeof(Slot);

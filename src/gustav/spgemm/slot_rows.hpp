@@ -105,7 +105,7 @@ struct SlotTeamShape {
   explicit SlotTeamShape(const Slots& slots) {
     if constexpr (!is_host_space<ExecSpace>()) {
       lanes = slots.lanes;
-      workers = 128 / lanes;
+      workers = slots.workers;
     }
   }
 };
