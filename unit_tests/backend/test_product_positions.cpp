@@ -282,6 +282,30 @@ TYPED_TEST(ProductPositions, AMovedProductIsCaughtEvenWithinTheStructure) {
   EXPECT_THROW(TestFixture::Run::numeric(lax, this->device(swapped), this->device(B)), gustav::plan_mismatch);
 }
 
+TYPED_TEST(ProductPositions, BTheSameArraysAsAOrACopyOfThemIsOneStructure) {
+  // A * A reads A's arrays once for the fingerprint: a plan made with B as
+  // A's own arrays serves a copy of them, and the other way round.
+  const auto A = this->random(400, 400, 9, 112);
+  const auto dA = this->device(A);
+  const auto copy = this->device(A);
+  const auto aliased = TestFixture::Run::symbolic(dA, dA, TestFixture::keeping());
+  ASSERT_GT(aliased.stats().positions_bytes, 0u);
+  EXPECT_TRUE(this->matches(TestFixture::Run::numeric(aliased, dA, copy), A, A));
+  EXPECT_TRUE(this->matches(TestFixture::Run::numeric(aliased, dA, dA), A, A));
+  const auto copied = TestFixture::Run::symbolic(dA, copy, TestFixture::keeping());
+  EXPECT_TRUE(this->matches(TestFixture::Run::numeric(copied, dA, dA), A, A));
+  // Both structures the same shape and size but different: swapping the
+  // operands is caught, as is giving either one twice.
+  const auto B = this->with_two_swapped(A, this->first_row_of_two(A));
+  const auto dB = this->device(B);
+  const auto plan = TestFixture::Run::symbolic(dA, dB, TestFixture::keeping());
+  EXPECT_TRUE(this->matches(TestFixture::Run::numeric(plan, dA, dB), A, B));
+  EXPECT_THROW(TestFixture::Run::numeric(plan, dB, dA), gustav::plan_mismatch);
+  EXPECT_THROW(TestFixture::Run::numeric(plan, dA, dA), gustav::plan_mismatch);
+  EXPECT_THROW(TestFixture::Run::numeric(plan, dB, dB), gustav::plan_mismatch);
+  EXPECT_THROW(TestFixture::Run::numeric(aliased, dA, dB), gustav::plan_mismatch);
+}
+
 TYPED_TEST(ProductPositions, CallsAfterACaughtChangeCheckAgain) {
   // The check's last team clears its count of teams for the next call and
   // sets or clears the flag itself: calls on the right and on a changed
