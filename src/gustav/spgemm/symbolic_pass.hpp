@@ -45,6 +45,7 @@ struct SymbolicPass {
   std::int64_t max_row_count = 0;   ///< largest nnz a row of C may have in COffset
   std::int64_t bitmap_words = 0;    ///< long rows and dense rows: 32-bit words of a bitmap over B's columns
   std::int64_t prefetch_limit = 0;  ///< rows of B are fetched ahead up to this entry of A (0: none)
+  bool a_streams_through_b = false;  ///< the counting dense rows branch on new columns (dense_row)
 
   KOKKOS_INLINE_FUNCTION std::int64_t need(std::int64_t row) const {
     return static_cast<std::int64_t>(need_of(row));
@@ -367,16 +368,30 @@ struct SymbolicPass {
       std::uint32_t* words = c.take<std::uint32_t>(bitmap_words);
       Ordinal* touched = c.take<Ordinal>(bitmap_words + 1);
       std::int64_t used = 0, nnz = 0;
-      // No branch on whether the word is new (it would mispredict on about
-      // every other key of a sparse row): its index goes into the list's
-      // spare slot either way and is kept by advancing the list's end.
-      for_each_key([&](Ordinal w, std::uint32_t bits) {
-        const std::uint32_t before = words[w];
-        touched[used] = w;
-        used += before == 0 ? 1 : 0;
-        words[w] = before | bits;
-        nnz += popcount32(bits & ~before);
-      });
+      if (a_streams_through_b) {
+        // Whether a key adds a column follows the same pattern from one row
+        // to the next where A streams through B: the branch predicts well
+        // and keys adding nothing store nothing.
+        for_each_key([&](Ordinal w, std::uint32_t bits) {
+          const std::uint32_t before = words[w];
+          if (bits & ~before) {
+            if (before == 0) touched[used++] = w;
+            words[w] = before | bits;
+            nnz += popcount32(bits & ~before);
+          }
+        });
+      } else {
+        // No branch on whether the word is new (it would mispredict on about
+        // every other key of a sparse row): its index goes into the list's
+        // spare slot either way and is kept by advancing the list's end.
+        for_each_key([&](Ordinal w, std::uint32_t bits) {
+          const std::uint32_t before = words[w];
+          touched[used] = w;
+          used += before == 0 ? 1 : 0;
+          words[w] = before | bits;
+          nnz += popcount32(bits & ~before);
+        });
+      }
       for (std::int64_t t = 0; t < used; ++t) words[touched[t]] = 0;
       // The fill pass is sized by distinct keys: sets when B is compressed,
       // columns otherwise.
