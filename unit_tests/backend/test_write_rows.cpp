@@ -97,6 +97,27 @@ TYPED_TEST(WriteRows, RowsAreRankedWhereValuesPerColumnDoNotFit) {
   this->expect_write_rows(A, B, budget, "ranked");
 }
 
+// Each row of A names the rows of B just after those the row above named,
+// so A streams through B (a stencil's pattern) and the count and write
+// passes test whether a column is new before setting it: with B compressed
+// (runs of columns mark the count's bitmap) and not, over a band of B and
+// over runs far apart.
+TYPED_TEST(WriteRows, RowsOfAStreamingThroughBMatchTheReference) {
+  if (!test_space_is_host) GTEST_SKIP() << "the write pass runs on the CPU's thread-per-row mapping";
+  const auto A = this->strided(3000, 3000, 1, 7, 90);
+  const auto band = this->strided(3000, 3000, 1, 5, 91);
+  const auto apart = this->strided(3000, 50000, 13, 4, 92);
+  for (const auto compression : {Compression::never, Compression::always}) {
+    SCOPED_TRACE(compression == Compression::never ? "B not compressed" : "B compressed");
+    SpgemmOptions options;
+    options.compression = compression;
+    this->expect_write_rows(A, band, options, "dense");
+    this->expect_write_rows(A, apart, options, "dense");
+    EXPECT_TRUE(this->plan_matches(A, band, options));
+    EXPECT_TRUE(this->plan_matches(A, apart, options));
+  }
+}
+
 // A plan made by gustav::symbolic holds C's structure before any value, so
 // no write pass runs for it, and its statistics say so; its product and the
 // one-shot (ranked) product both match the reference.
