@@ -283,8 +283,8 @@ TYPED_TEST(ProductPositions, AMovedProductIsCaughtEvenWithinTheStructure) {
 }
 
 TYPED_TEST(ProductPositions, BTheSameArraysAsAOrACopyOfThemIsOneStructure) {
-  // A * A reads A's arrays once for the fingerprint: a plan made with B as
-  // A's own arrays serves a copy of them, and the other way round.
+  // A * A may be given B as A's own arrays or as a copy of them: a plan
+  // made either way serves the other.
   const auto A = this->random(400, 400, 9, 112);
   const auto dA = this->device(A);
   const auto copy = this->device(A);

@@ -223,8 +223,6 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   pass.max_load = r.max_load;
   pass.bitmap_words = ceil_div<std::int64_t>(B.num_cols, std::int64_t(1) << column_set_shift);
   pass.prefetch_limit = plan.schedule_.prefetch_limit;
-  // Rows of B are fetched ahead exactly where A does not stream through B.
-  pass.a_streams_through_b = plan.schedule_.prefetch_limit == 0;
   pass.ranked = ranked;
   PoolSizing pools;
   pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(r.max_need, r.max_load));
@@ -289,7 +287,6 @@ std::size_t run_symbolic_pass(const ExecSpace& space, const AIn& A, const Source
     pass.max_row_count = max_count_of<typename Types::c_offset_type>();
     pass.bitmap_words = ceil_div<std::int64_t>(b_cols, 32);
     pass.prefetch_limit = plan.schedule_.prefetch_limit;
-    pass.a_streams_through_b = plan.schedule_.prefetch_limit == 0;
     pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(max_need, r.max_load));
     pools.dense_chunk_bytes = Pass::dense_bytes(b_cols);
     pool_bytes = launch_tiers(space, pass, tiers, binning, pools, label, temp);

@@ -45,7 +45,9 @@ struct SymbolicPass {
   std::int64_t max_row_count = 0;   ///< largest nnz a row of C may have in COffset
   std::int64_t bitmap_words = 0;    ///< long rows and dense rows: 32-bit words of a bitmap over B's columns
   std::int64_t prefetch_limit = 0;  ///< rows of B are fetched ahead up to this entry of A (0: none)
-  bool a_streams_through_b = false;  ///< the counting dense rows branch on new columns (dense_row)
+  /// A streams through B, where the analysis turns the prefetch off
+  /// (prefetch_b_rows): the counting dense rows branch on new columns.
+  KOKKOS_INLINE_FUNCTION bool a_streams_through_b() const { return prefetch_limit == 0; }
 
   KOKKOS_INLINE_FUNCTION std::int64_t need(std::int64_t row) const {
     return static_cast<std::int64_t>(need_of(row));
@@ -368,7 +370,7 @@ struct SymbolicPass {
       std::uint32_t* words = c.take<std::uint32_t>(bitmap_words);
       Ordinal* touched = c.take<Ordinal>(bitmap_words + 1);
       std::int64_t used = 0, nnz = 0;
-      if (a_streams_through_b) {
+      if (a_streams_through_b()) {
         // Whether a key adds a column follows the same pattern from one row
         // to the next where A streams through B: the branch predicts well
         // and keys adding nothing store nothing.

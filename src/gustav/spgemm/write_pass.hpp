@@ -68,8 +68,9 @@ struct WritePass {
   std::int64_t bitmap_words = 0;  ///< 32-bit words of the dense bitmap over B's columns
   /// A streams through B (row_bounds.hpp: neighbouring rows of A name
   /// neighbouring rows of B, as stencils and multigrid operators do): every
-  /// row tests a product's bit before setting it (see summed_row).
-  bool a_streams_through_b = false;
+  /// row tests a product's bit before setting it (see summed_row). The
+  /// analysis turns the prefetch off exactly there (prefetch_b_rows).
+  KOKKOS_INLINE_FUNCTION bool a_streams_through_b() const { return prefetch_limit == 0; }
 
   KOKKOS_INLINE_FUNCTION std::int64_t need(std::int64_t row) const {
     return static_cast<std::int64_t>(c_row_map(row + 1) - c_row_map(row));
@@ -180,7 +181,7 @@ struct WritePass {
         const Scalar a = a_values(j);
         for (auto p = b_row_map(k); p < b_row_map(k + 1); ++p) d.values[b_entries(p)] += a * b_values(p);
       }
-    } else if (a_streams_through_b || row_products(row) >= branching_products_per_entry * (end - start)) {
+    } else if (a_streams_through_b() || row_products(row) >= branching_products_per_entry * (end - start)) {
       // Most products add to a column already set, or whether a column is
       // new follows the same pattern from one row to the next (A streaming
       // through B): testing the bit first skips the bitmap's store, whose
