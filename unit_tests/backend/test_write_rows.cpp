@@ -2,7 +2,7 @@
 // summed in a value per column of B ("dense") and rows ranked, their values
 // added straight into C's row ("ranked", B with many columns), each checked
 // against the serial reference and through the statistics that say which
-// one ran.
+// one ran; rows of few products sorted by a network on the way.
 #include <cstdint>
 #include <string>
 
@@ -32,6 +32,42 @@ class WriteRows : public SpgemmTest<C> {
       const std::int64_t first = (k * stride) % (cols - run);
       for (std::int64_t t = 0; t < run; ++t) {
         B.entries.push_back(static_cast<O>(first + t));
+        B.values.push_back(random_value<S>(rng));
+      }
+      B.row_map.push_back(static_cast<Z>(B.entries.size()));
+    }
+    return B;
+  }
+
+  /// A of random columns (repeated, unsorted) whose row r has r % 81
+  /// entries: each length from none to 80, three times over.
+  Host rows_of_every_length(std::int64_t cols, std::uint64_t seed) {
+    Rng rng(seed);
+    Host A;
+    A.num_rows = static_cast<O>(3 * 81);
+    A.num_cols = static_cast<O>(cols);
+    A.row_map.assign(1, 0);
+    for (std::int64_t r = 0; r < 3 * 81; ++r) {
+      for (std::int64_t t = 0; t < r % 81; ++t) {
+        A.entries.push_back(static_cast<O>(rng.below(cols)));
+        A.values.push_back(random_value<S>(rng));
+      }
+      A.row_map.push_back(static_cast<Z>(A.entries.size()));
+    }
+    return A;
+  }
+
+  /// B whose every row holds `per_row` random columns below `cols`
+  /// (repeated, unsorted).
+  Host fixed_rows(std::int64_t rows, std::int64_t cols, std::int64_t per_row, std::uint64_t seed) {
+    Rng rng(seed);
+    Host B;
+    B.num_rows = static_cast<O>(rows);
+    B.num_cols = static_cast<O>(cols);
+    B.row_map.assign(1, 0);
+    for (std::int64_t k = 0; k < rows; ++k) {
+      for (std::int64_t t = 0; t < per_row; ++t) {
+        B.entries.push_back(static_cast<O>(rng.below(cols)));
         B.values.push_back(random_value<S>(rng));
       }
       B.row_map.push_back(static_cast<Z>(B.entries.size()));
@@ -116,6 +152,27 @@ TYPED_TEST(WriteRows, RowsOfAStreamingThroughBMatchTheReference) {
     EXPECT_TRUE(this->plan_matches(A, band, options));
     EXPECT_TRUE(this->plan_matches(A, apart, options));
   }
+}
+
+// Random rows of at most 64 products are sorted by a network padded to 8,
+// 16, 32 or 64 keys, longer ones summed: rows of every product count from
+// none to 80 (one entry per row of B) and to 160 (two), each size's edges
+// among them; over 20 columns most products repeat a column (the sorted
+// runs are summed), over 200,000 few do.
+TYPED_TEST(WriteRows, RowsOfFewProductsAreSortedAndSummed) {
+  if (!test_space_is_host) GTEST_SKIP() << "the write pass runs on the CPU's thread-per-row mapping";
+  const std::int64_t inner = 700;
+  const auto A = this->rows_of_every_length(inner, 100);
+  for (const std::int64_t cols : {std::int64_t(20), std::int64_t(200000)})
+    for (const std::int64_t per_row : {std::int64_t(1), std::int64_t(2)}) {
+      SCOPED_TRACE(std::to_string(cols) + " columns, " + std::to_string(per_row) + " a row of B");
+      const auto B = this->fixed_rows(inner, cols, per_row, 101 + static_cast<std::uint64_t>(cols + per_row));
+      for (const bool sorted : {true, false}) {
+        SpgemmOptions options;
+        options.sort_rows = sorted;
+        this->expect_write_rows(A, B, options, "dense");
+      }
+    }
 }
 
 // A plan made by gustav::symbolic holds C's structure before any value, so

@@ -162,7 +162,8 @@ Binning<Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>, Ordinal> bi
   b.perm = temp.allocate<Kokkos::View<Ordinal*, Device>>(space, std::string(label) + "::perm", placed, false);
   if (placed == 0) return b;
 
-  auto tier = temp.allocate<Kokkos::View<std::uint8_t*, Device>>(space, std::string(label) + "::tier", num_rows, false);
+  auto tier = temp.allocate_scratch<Kokkos::View<std::uint8_t*, Device>>(space, std::string(label) + "::tier",
+                                                                         num_rows, false);
   Kokkos::parallel_for(std::string(label) + "::tier_of_row", Range(space, 0, num_rows),
                        TierOfRow<NeedFn, decltype(tier)>{need, bounds, tier});
   for (int t = 0; t < T; ++t) {

@@ -12,10 +12,13 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
 
+#include "gustav/common/block_cache.hpp"
 #include "gustav/errors.hpp"
 
 namespace gustav::detail {
@@ -75,6 +78,15 @@ std::size_t view_bytes(const View& v) {
 /// optional budget (SpgemmOptions::memory_budget_bytes).
 class TempMemory {
  public:
+  TempMemory() = default;
+  TempMemory(const TempMemory&) = delete;
+  TempMemory& operator=(const TempMemory&) = delete;
+  /// Host scratch still held goes back to the block cache: its views are
+  /// the caller's locals, gone with it (host kernels have finished).
+  ~TempMemory() {
+    for (auto& h : scratch_) HostCache::instance().give(std::move(h.block));
+  }
+
   /// Refuses, with gustav::allocation_error, any temporary that would take
   /// the running total past `bytes` (0: no budget).
   void set_budget(std::size_t bytes) { budget_ = bytes; }
@@ -87,24 +99,56 @@ class TempMemory {
 
   template <class View, class ExecSpace>
   View allocate(const ExecSpace& space, const std::string& label, std::size_t n, bool zero) {
-    const std::size_t bytes = n * sizeof(typename View::value_type);
-    if (bytes > room()) {
-      std::ostringstream s;
-      s << label << ": " << bytes << " bytes of temporaries on top of the " << current_
-        << " already held exceed the memory budget of " << budget_
-        << " bytes (SpgemmOptions::memory_budget_bytes); the budget must cover the O(rows) analysis arrays "
-           "and one accumulator chunk";
-      throw allocation_error(s.str());
-    }
+    check_room(label, n * sizeof(typename View::value_type));
     View v = allocate_view<View>(space, label, n, zero);
     current_ += view_bytes(v);
     peak_ = std::max(peak_, current_);
     return v;
   }
 
-  /// Drops the caller's reference and the view's bytes from the running total.
+  /// A temporary that does not outlive this TempMemory and goes back
+  /// through release(). In host memory it is carved from a block of the
+  /// block cache (block_cache.hpp), which it rejoins when released, so a
+  /// repeated call finds its pages mapped and does not pay for the kernel
+  /// clearing them again; the view is unmanaged then, and this object owns
+  /// the block until release. It counts its own bytes towards the budget
+  /// and the peak, as allocate() does. Elsewhere it is allocate().
+  template <class View, class ExecSpace>
+  View allocate_scratch(const ExecSpace& space, const std::string& label, std::size_t n, bool zero) {
+    using T = typename View::value_type;
+    if constexpr (!std::is_same_v<typename View::memory_space, Kokkos::HostSpace>) {
+      return allocate<View>(space, label, n, zero);
+    } else {
+      const std::size_t words = (n * sizeof(T) + 7) / 8;
+      check_room(label, n * sizeof(T));
+      typename HostCache::Block block = HostCache::instance().take(words * 8, room());
+      if (!block.data()) block = allocate_view<typename HostCache::Block>(space, label, words, false);
+      View v(reinterpret_cast<T*>(block.data()), n);
+      if (zero) Kokkos::deep_copy(space, v, T{});
+      // The request counts, not the block: a kept block's spare bytes were
+      // the cache's before the call, and counting them would make the
+      // budget's verdict depend on what earlier calls left behind.
+      const std::size_t bytes = n * sizeof(T);
+      current_ += bytes;
+      peak_ = std::max(peak_, current_);
+      scratch_.push_back(HeldScratch{std::move(block), bytes});
+      return v;
+    }
+  }
+
+  /// Drops the caller's reference and the view's bytes from the running
+  /// total; host scratch rejoins the block cache.
   template <class View>
   void release(View& v) {
+    for (std::size_t i = 0; v.data() && i < scratch_.size(); ++i) {
+      if (static_cast<const void*>(scratch_[i].block.data()) == static_cast<const void*>(v.data())) {
+        current_ -= std::min(current_, scratch_[i].bytes);
+        v = View();
+        HostCache::instance().give(std::move(scratch_[i].block));
+        scratch_.erase(scratch_.begin() + static_cast<std::ptrdiff_t>(i));
+        return;
+      }
+    }
     current_ -= std::min(current_, view_bytes(v));
     v = View();
   }
@@ -121,9 +165,26 @@ class TempMemory {
   std::size_t current() const { return current_; }
 
  private:
+  using HostCache = BlockCache<Kokkos::HostSpace::device_type>;
+  struct HeldScratch {
+    typename HostCache::Block block;
+    std::size_t bytes = 0;
+  };
+
+  void check_room(const std::string& label, std::size_t bytes) const {
+    if (bytes <= room()) return;
+    std::ostringstream s;
+    s << label << ": " << bytes << " bytes of temporaries on top of the " << current_
+      << " already held exceed the memory budget of " << budget_
+      << " bytes (SpgemmOptions::memory_budget_bytes); the budget must cover the O(rows) analysis arrays "
+         "and one accumulator chunk";
+    throw allocation_error(s.str());
+  }
+
   std::size_t current_ = 0;
   std::size_t peak_ = 0;
   std::size_t budget_ = 0;
+  std::vector<HeldScratch> scratch_;
 };
 
 }  // namespace gustav::detail

@@ -5,7 +5,7 @@
 ///
 /// Use it in two steps with the same sequence of take() calls: first on a
 /// measuring arena (no memory) to learn the size, then on the real one.
-/// On devices the block comes from, and goes back to, the block cache
+/// The block comes from, and goes back to, the block cache
 /// (block_cache.hpp) where it can; release() after the device is done with
 /// it (a fence, or a copy to the host).
 #include <Kokkos_Core.hpp>
@@ -33,10 +33,8 @@ class Arena {
   Arena(const ExecSpace& space, const std::string& label, std::size_t bytes, TempMemory& temp)
       : measuring_(false) {
     const std::size_t words = (bytes + 7) / 8;
-    if constexpr (BlockCache<Device>::keeps) {
-      storage_ = BlockCache<Device>::instance().take(words * 8, temp.room());
-      if (storage_.data()) temp.add_resident(view_bytes(storage_));
-    }
+    storage_ = BlockCache<Device>::instance().take(words * 8, temp.room());
+    if (storage_.data()) temp.add_resident(view_bytes(storage_));
     if (!storage_.data()) storage_ = temp.allocate<Kokkos::View<std::uint64_t*, Device>>(space, label, words, false);
     capacity_ = storage_.span() * sizeof(std::uint64_t);
   }

@@ -156,7 +156,7 @@ auto build_product_source(const ExecSpace& space, const BInput& B, bool try_comp
   checked = false;
   if (!try_compress || B.num_rows == 0 || B.nnz() == 0) return plain;
 
-  auto row_map = temp.allocate<Kokkos::View<Offset*, Device>>(
+  auto row_map = temp.allocate_scratch<Kokkos::View<Offset*, Device>>(
       space, "gustav::compression::row_map", B.num_rows + 1, false);
   using Rows = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   std::int64_t faults = 0;
@@ -175,9 +175,9 @@ auto build_product_source(const ExecSpace& space, const BInput& B, bool try_comp
     temp.release(row_map);
     return plain;
   }
-  auto sets = temp.allocate<Kokkos::View<Ordinal*, Device>>(space, "gustav::compression::sets",
-                                                            runs, false);
-  auto masks = temp.allocate<Kokkos::View<std::uint32_t*, Device>>(space, "gustav::compression::masks", runs, false);
+  auto sets = temp.allocate_scratch<Kokkos::View<Ordinal*, Device>>(space, "gustav::compression::sets", runs, false);
+  auto masks =
+      temp.allocate_scratch<Kokkos::View<std::uint32_t*, Device>>(space, "gustav::compression::masks", runs, false);
   Kokkos::parallel_for("gustav::compression::fill_runs", Rows(space, 0, B.num_rows),
                        FillRuns<decltype(B.row_map), decltype(B.entries), decltype(row_map), decltype(sets),
                                 decltype(masks)>{B.row_map, B.entries, row_map, sets, masks});

@@ -27,9 +27,9 @@ class MemoryPool {
   MemoryPool(const ExecSpace& space, const std::string& label, std::size_t chunk_bytes,
              int num_chunks, int fill_byte, TempMemory& temp)
       : chunk_words_((chunk_bytes + 15) / 16 * 2), num_chunks_(num_chunks) {
-    storage_ = temp.allocate<Kokkos::View<std::uint64_t*, Device>>(
+    storage_ = temp.allocate_scratch<Kokkos::View<std::uint64_t*, Device>>(
         space, label + "::chunks", chunk_words_ * static_cast<std::size_t>(num_chunks), false);
-    busy_ = temp.allocate<Kokkos::View<int*, Device>>(space, label + "::busy", num_chunks, true);
+    busy_ = temp.allocate_scratch<Kokkos::View<int*, Device>>(space, label + "::busy", num_chunks, true);
     if (fill_byte >= 0) {
       std::uint64_t word = 0;
       for (int b = 0; b < 8; ++b) word |= std::uint64_t(fill_byte & 0xFF) << (8 * b);

@@ -224,6 +224,12 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   pass.bitmap_words = ceil_div<std::int64_t>(B.num_cols, std::int64_t(1) << column_set_shift);
   pass.prefetch_limit = plan.schedule_.prefetch_limit;
   pass.ranked = ranked;
+  // Rows of A that stream through B keep the dense accumulator: their
+  // products fall on few columns near each other, which the bitmap takes in
+  // cache (two threads of an AMD EPYC, 2026-11-29: lap3d:80's A * P write
+  // pass 22-26 ms dense, 63-79 sorted).
+  pass.sorted_row_products =
+      B.num_cols <= (std::int64_t(1) << 32) && !pass.a_streams_through_b() ? Pass::sorted_row_products_max : 0;
   PoolSizing pools;
   pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(r.max_need, r.max_load));
   pools.dense_chunk_bytes = Pass::dense_bytes(B.num_cols, ranked);
@@ -449,9 +455,10 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
       source.compressed ? ceil_div<std::int64_t>(B.num_cols, std::int64_t(1) << column_set_shift) : B.num_cols;
 
   // Analysis: product bound per row.
-  auto need = temp.allocate<Kokkos::View<std::int64_t*, Device>>(space, "gustav::symbolic::row_need", A.num_rows, false);
-  auto products = temp.allocate<Kokkos::View<std::int64_t*, Device>>(space, "gustav::symbolic::row_products",
-                                                                     A.num_rows, false);
+  auto need = temp.allocate_scratch<Kokkos::View<std::int64_t*, Device>>(space, "gustav::symbolic::row_need",
+                                                                         A.num_rows, false);
+  auto products = temp.allocate_scratch<Kokkos::View<std::int64_t*, Device>>(
+      space, "gustav::symbolic::row_products", A.num_rows, false);
   RowBoundTotals totals;
   Kokkos::parallel_reduce(
       "gustav::symbolic::row_bounds", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, A.num_rows),
@@ -465,7 +472,8 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   plan.schedule_.prefetch_limit = prefetch_b_rows(totals, A.nnz()) ? A.nnz() : 0;
 
   // Count pass: nnz of each row of C, then the row map.
-  auto sets = temp.allocate<Kokkos::View<int*, Device>>(space, "gustav::symbolic::row_sets", A.num_rows, true);
+  auto sets =
+      temp.allocate_scratch<Kokkos::View<int*, Device>>(space, "gustav::symbolic::row_sets", A.num_rows, true);
   bool dense_count = false, dense_fill = false;
   stats.symbolic_pool_bytes =
       run_symbolic_pass<false, Types>(space, A, source, need, products, totals.max_need, B.num_cols, mapping,

@@ -35,6 +35,7 @@
 #include "gustav/common/concurrency.hpp"
 #include "gustav/common/launch.hpp"
 #include "gustav/common/prefetch.hpp"
+#include "gustav/common/sort_network.hpp"
 #include "gustav/compression/compressed_rows.hpp"
 #include "gustav/spgemm/row_context.hpp"
 #include "gustav/team/sort_and_scan.hpp"
@@ -79,6 +80,19 @@ struct WritePass {
   /// Level-1 bytes (the write pass has only its dense tier: none).
   KOKKOS_INLINE_FUNCTION static std::size_t region_bytes(int, std::int64_t) { return 0; }
   KOKKOS_INLINE_FUNCTION static std::size_t chunk_bytes_for(int) { return 0; }
+
+  /// Rows of at most this many products are sorted instead (sorted_row;
+  /// 0: none). Set only where B's columns fit 32 bits.
+  std::int64_t sorted_row_products = 0;
+  /// The largest sorted row: 64 products, a network of 672
+  /// compare-exchanges. Two threads of an AMD EPYC (512 KiB of L2 a core),
+  /// 2026-11-29, the pass's fenced time in processes run in turn:
+  /// er:200000:4 38-60 -> 32-49 ms, er:300000:6 (36 products a row)
+  /// 134-143 -> 109-134 at 64 and unchanged at 32. On 16 threads of an
+  /// Intel Xeon (2 MiB of L2 a core) the value array's misses are fewer and
+  /// both are level (er:200000:4 9.9-10.6 -> 9.0-10.4 ms, er:1000000:8
+  /// 214-216 -> 202); 128 was slower there (er:1000000:8 224-257 ms).
+  static constexpr std::int64_t sorted_row_products_max = 64;
 
   /// Rows ranked rather than summed (symbolic.hpp: write_pass_is_ranked):
   /// marked first, written out with each set word's first position in C's
@@ -153,6 +167,10 @@ struct WritePass {
     const std::int64_t end = static_cast<std::int64_t>(c_row_map(row + 1));
     // Every row comes here, empty ones too (no binning): they have no products.
     if (start == end) return;
+    if (row_products(row) <= sorted_row_products) {
+      sorted_row(row, start, end);
+      return;
+    }
     Carver c(ctx.chunk);
     const Dense d = dense_layout(c, bitmap_words, ranked);
     if (ranked) {
@@ -160,6 +178,49 @@ struct WritePass {
     } else {
       summed_row(d, row, start, end);
     }
+  }
+
+  /// A row of few products: each product's column and place in the row
+  /// become one key (column high, place low), the keys are sorted by a
+  /// network (sort_network.hpp) and runs of one column summed in place
+  /// order, the order in which the dense accumulator would add them. No
+  /// word of the accumulator is touched: on random rows each product's
+  /// value and bit were a miss in an array over all of B's columns, and
+  /// the read-out missed again to take the value and clear it.
+  KOKKOS_INLINE_FUNCTION void sorted_row(std::int64_t row, std::int64_t start, std::int64_t end) const {
+    std::uint64_t keys[sorted_row_products_max];
+    Scalar products[sorted_row_products_max];
+    int n = 0;
+    for_each_product(row, [&](const auto j, const auto p) {
+      // The bound holds by the row's product count; the test keeps a
+      // disagreement from writing past the arrays.
+      if (n < sorted_row_products_max) {
+        keys[n] = (static_cast<std::uint64_t>(b_entries(p)) << 32) | static_cast<std::uint32_t>(n);
+        products[n] = a_values(j) * b_values(p);
+      }
+      ++n;
+    });
+    if (n > sorted_row_products_max) {
+      Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
+      return;
+    }
+    sort_few_keys(keys, n);
+    std::int64_t out = start - 1;
+    std::uint64_t last = ~std::uint64_t(0);
+    for (int i = 0; i < n; ++i) {
+      const std::uint64_t column = keys[i] >> 32;
+      const Scalar v = products[keys[i] & 0xFFFFFFFFu];
+      if (column != last) {
+        last = column;
+        if (++out < end) {
+          c_entries(out) = static_cast<Ordinal>(column);
+          c_values(out) = v;
+        }
+      } else if (out < end) {
+        c_values(out) += v;
+      }
+    }
+    if (out + 1 != end) Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
   }
 
   /// Sums the row's values over B's columns while marking them, then writes
