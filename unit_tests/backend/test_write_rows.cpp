@@ -19,60 +19,48 @@ class WriteRows : public SpgemmTest<C> {
   using typename SpgemmTest<C>::O;
   using typename SpgemmTest<C>::Z;
 
+  /// A rows x cols matrix whose row r holds length(r) entries, the t-th in
+  /// column column(r, t, rng), each with a random value.
+  template <class Length, class Column>
+  Host built(std::int64_t rows, std::int64_t cols, std::uint64_t seed, const Length& length, const Column& column) {
+    Rng rng(seed);
+    Host M;
+    M.num_rows = static_cast<O>(rows);
+    M.num_cols = static_cast<O>(cols);
+    M.row_map.assign(1, 0);
+    for (std::int64_t r = 0; r < rows; ++r) {
+      for (std::int64_t t = 0; t < length(r); ++t) {
+        M.entries.push_back(static_cast<O>(column(r, t, rng)));
+        M.values.push_back(random_value<S>(rng));
+      }
+      M.row_map.push_back(static_cast<Z>(M.entries.size()));
+    }
+    return M;
+  }
+
   /// B whose row k holds `run` neighbouring columns from k * stride (modulo
   /// the width): a band where stride is small, words far apart but in
   /// order where it is large.
   Host strided(std::int64_t rows, std::int64_t cols, std::int64_t stride, std::int64_t run, std::uint64_t seed) {
-    Rng rng(seed);
-    Host B;
-    B.num_rows = static_cast<O>(rows);
-    B.num_cols = static_cast<O>(cols);
-    B.row_map.assign(1, 0);
-    for (std::int64_t k = 0; k < rows; ++k) {
-      const std::int64_t first = (k * stride) % (cols - run);
-      for (std::int64_t t = 0; t < run; ++t) {
-        B.entries.push_back(static_cast<O>(first + t));
-        B.values.push_back(random_value<S>(rng));
-      }
-      B.row_map.push_back(static_cast<Z>(B.entries.size()));
-    }
-    return B;
+    return built(
+        rows, cols, seed, [&](std::int64_t) { return run; },
+        [&](std::int64_t k, std::int64_t t, Rng&) { return (k * stride) % (cols - run) + t; });
   }
 
   /// A of random columns (repeated, unsorted) whose row r has r % 81
   /// entries: each length from none to 80, three times over.
   Host rows_of_every_length(std::int64_t cols, std::uint64_t seed) {
-    Rng rng(seed);
-    Host A;
-    A.num_rows = static_cast<O>(3 * 81);
-    A.num_cols = static_cast<O>(cols);
-    A.row_map.assign(1, 0);
-    for (std::int64_t r = 0; r < 3 * 81; ++r) {
-      for (std::int64_t t = 0; t < r % 81; ++t) {
-        A.entries.push_back(static_cast<O>(rng.below(cols)));
-        A.values.push_back(random_value<S>(rng));
-      }
-      A.row_map.push_back(static_cast<Z>(A.entries.size()));
-    }
-    return A;
+    return built(
+        3 * 81, cols, seed, [](std::int64_t r) { return r % 81; },
+        [&](std::int64_t, std::int64_t, Rng& rng) { return rng.below(cols); });
   }
 
   /// B whose every row holds `per_row` random columns below `cols`
   /// (repeated, unsorted).
   Host fixed_rows(std::int64_t rows, std::int64_t cols, std::int64_t per_row, std::uint64_t seed) {
-    Rng rng(seed);
-    Host B;
-    B.num_rows = static_cast<O>(rows);
-    B.num_cols = static_cast<O>(cols);
-    B.row_map.assign(1, 0);
-    for (std::int64_t k = 0; k < rows; ++k) {
-      for (std::int64_t t = 0; t < per_row; ++t) {
-        B.entries.push_back(static_cast<O>(rng.below(cols)));
-        B.values.push_back(random_value<S>(rng));
-      }
-      B.row_map.push_back(static_cast<Z>(B.entries.size()));
-    }
-    return B;
+    return built(
+        rows, cols, seed, [&](std::int64_t) { return per_row; },
+        [&](std::int64_t, std::int64_t, Rng& rng) { return rng.below(cols); });
   }
 
   /// Multiplies, checks against the reference, and expects the write pass
