@@ -17,7 +17,9 @@
 /// sorting the list where it is nearly in order, and by descending the
 /// summary levels otherwise; no branch in the walk itself depends on
 /// whether a column is new, except where most are not or where A streams
-/// through B (the pattern then repeats from row to row).
+/// through B (the pattern then repeats from row to row). Rows of at most 64
+/// products that do not stream skip the accumulator: their products are
+/// sorted by a network and summed in runs (sorted_row).
 ///
 /// Where a value per column of B would not fit (B with millions of
 /// columns: 32 MB a thread for lap2d:2000:9), the row is ranked instead: a
