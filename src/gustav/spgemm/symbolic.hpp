@@ -224,12 +224,6 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   pass.bitmap_words = ceil_div<std::int64_t>(B.num_cols, std::int64_t(1) << column_set_shift);
   pass.prefetch_limit = plan.schedule_.prefetch_limit;
   pass.ranked = ranked;
-  // Rows of A that stream through B keep the dense accumulator: their
-  // products fall on few columns near each other, which the bitmap takes in
-  // cache (two threads of an AMD EPYC, 2026-11-29: lap3d:80's A * P write
-  // pass 22-26 ms dense, 63-79 sorted).
-  pass.sorted_row_products =
-      B.num_cols <= (std::int64_t(1) << 32) && !pass.a_streams_through_b() ? Pass::sorted_row_products_max : 0;
   PoolSizing pools;
   pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(r.max_need, r.max_load));
   pools.dense_chunk_bytes = Pass::dense_bytes(B.num_cols, ranked);

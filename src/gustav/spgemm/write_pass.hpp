@@ -83,9 +83,15 @@ struct WritePass {
   KOKKOS_INLINE_FUNCTION static std::size_t region_bytes(int, std::int64_t) { return 0; }
   KOKKOS_INLINE_FUNCTION static std::size_t chunk_bytes_for(int) { return 0; }
 
-  /// Rows of at most this many products are sorted instead (sorted_row;
-  /// 0: none). Set only where B's columns fit 32 bits.
-  std::int64_t sorted_row_products = 0;
+  /// Whether rows of at most sorted_row_products_max products are sorted
+  /// (sorted_row): where B's columns fit a key's 32 bits and A does not
+  /// stream through B. Streaming rows keep the dense accumulator: their
+  /// products fall on few columns near each other, which the bitmap takes
+  /// in cache (two threads of an AMD EPYC, 2026-11-29: lap3d:80's A * P
+  /// write pass 22-26 ms dense, 63-79 sorted).
+  KOKKOS_INLINE_FUNCTION bool sorts_short_rows() const {
+    return !a_streams_through_b() && (bitmap_words << column_set_shift) <= (std::int64_t(1) << 32);
+  }
   /// The largest sorted row: 64 products, a network of 672
   /// compare-exchanges. Two threads of an AMD EPYC (512 KiB of L2 a core),
   /// 2026-11-29, the pass's fenced time in processes run in turn:
@@ -169,7 +175,7 @@ struct WritePass {
     const std::int64_t end = static_cast<std::int64_t>(c_row_map(row + 1));
     // Every row comes here, empty ones too (no binning): they have no products.
     if (start == end) return;
-    if (row_products(row) <= sorted_row_products) {
+    if (sorts_short_rows() && row_products(row) <= sorted_row_products_max) {
       sorted_row(row, start, end);
       return;
     }
