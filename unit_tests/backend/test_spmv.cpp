@@ -17,6 +17,7 @@
 #include "gustav/errors.hpp"
 #include "gustav/host_csr.hpp"
 #include "gustav/spmv.hpp"
+#include "gustav/spmv/listing_memory.hpp"
 #include "support/random_csr.hpp"
 #include "support/test_configs.hpp"
 #include "support/raw_csr.hpp"
@@ -143,6 +144,62 @@ class Spmv : public ::testing::Test {
                       "gustav::spmv", &mapping);
     space.fence();
     return host_vector(y);
+  }
+
+  /// A matrix in device arrays that a test may rewrite in place (same
+  /// sizes), as a caller's arrays might change between calls.
+  struct RewritableMatrix {
+    typename Matrix::row_map_type::non_const_type row_map;
+    typename Matrix::index_type::non_const_type entries;
+    typename Matrix::values_type::non_const_type values;
+    O num_rows = 0;
+    O num_cols = 0;
+
+    auto ref() const { return make_csr_ref(num_rows, num_cols, row_map, entries, values); }
+    detail::SpmvListingKey key(const detail::RowMapping& m) const {
+      return {row_map.data(), entries.data(), num_rows, static_cast<std::int64_t>(entries.extent(0)), m.medium_row,
+              m.long_row};
+    }
+  };
+
+  RewritableMatrix rewritable(const Host& A) {
+    RewritableMatrix d;
+    d.num_rows = A.num_rows;
+    d.num_cols = A.num_cols;
+    d.row_map = decltype(d.row_map)("gustav::test::row_map", A.row_map.size());
+    d.entries = decltype(d.entries)("gustav::test::entries", A.entries.size());
+    d.values = decltype(d.values)("gustav::test::values", A.values.size());
+    rewrite(d, A);
+    return d;
+  }
+
+  /// Copies A's arrays over d's, which have A's sizes.
+  void rewrite(RewritableMatrix& d, const Host& A) {
+    ASSERT_EQ(d.row_map.extent(0), A.row_map.size());
+    ASSERT_EQ(d.entries.extent(0), A.entries.size());
+    auto copy = [&](const auto& view, const auto& from) {
+      auto h = Kokkos::create_mirror_view(view);
+      for (std::size_t i = 0; i < from.size(); ++i) h(i) = from[i];
+      Kokkos::deep_copy(space, view, h);
+    };
+    copy(d.row_map, A.row_map);
+    copy(d.entries, A.entries);
+    copy(d.values, A.values);
+    space.fence();
+  }
+
+  /// y = 1.5 A x - 0.5 y0 on d (holding A) with the row mapping forced,
+  /// checked against the reference; y is returned through `got`.
+  ::testing::AssertionResult forced_on(const RewritableMatrix& d, const Host& A, const detail::RowMapping& mapping,
+                                       std::uint64_t seed, std::vector<S>* got = nullptr) {
+    const auto x = random_vector(A.num_cols, seed), y0 = random_vector(A.num_rows, seed + 1);
+    const Vector y = device_vector(y0);
+    detail::spmv_impl(space, S(1.5), detail::operand_input<TestSpace>(d.ref()), device_vector(x), S(-0.5), y,
+                      "gustav::spmv", &mapping);
+    space.fence();
+    const std::vector<S> result = host_vector(y);
+    if (got) *got = result;
+    return agrees(A, S(1.5), x, S(-0.5), y0, result);
   }
 
   /// Whether `calls` calls with the row mapping forced, from the same
@@ -547,6 +604,97 @@ TYPED_TEST(Spmv, ListedRowsAfterCallsThatListNothing) {
   EXPECT_TRUE(this->forced_matches_reference(A, listing, 58));
   EXPECT_TRUE(this->matches_reference(this->random(50, 40, 3, 59), 59));
   EXPECT_TRUE(this->forced_matches_reference(A, listing, 60));
+}
+
+TYPED_TEST(Spmv, RepeatsOnOneMatrixRememberWhatWasListed) {
+  // Calls on the same arrays: the first lists power-law rows for warps and
+  // teams and remembers how many; the later ones launch the listed-rows
+  // kernel at that size. Every call matches the reference in the same bits.
+  using C = TypeParam;
+  using S = typename TestFixture::S;
+  const auto A = random_rmat<typename C::scalar, typename C::ordinal, typename C::offset>(11, 8, 61);
+  auto mapping = test_space_is_host ? host_mapping(8) : device_mapping(8, 32, 1, false, 0);
+  mapping.medium_row = 10;
+  mapping.long_row = 30;
+  auto d = this->rewritable(A);
+  auto& memory = detail::SpmvListingMemory<TestSpace>::instance();
+  memory.forget(d.key(mapping));
+  std::vector<S> first, again;
+  ASSERT_TRUE(this->forced_on(d, A, mapping, 61, &first));
+  const auto listed = memory.find(d.key(mapping));
+  ASSERT_TRUE(listed.has_value());
+  EXPECT_GT(listed->warp_rows, 0);
+  EXPECT_GT(listed->team_rows, 0);
+  EXPECT_GE(listed->segments, listed->team_rows);
+  for (int call = 1; call < 4; ++call) {
+    ASSERT_TRUE(this->forced_on(d, A, mapping, 61, &again)) << call;
+    EXPECT_EQ(std::memcmp(first.data(), again.data(), first.size() * sizeof(S)), 0) << call;
+  }
+}
+
+TYPED_TEST(Spmv, LongRowsWrittenInPlaceAfterCallsThatListedNothing) {
+  // Calls on a matrix of short rows list nothing, and later calls on its
+  // arrays list nothing either. Rewritten in place (the same arrays and
+  // sizes) with rows past both thresholds, the next call still sums every
+  // row, where it is, and notes it; the call after lists them again.
+  using Z = typename TestFixture::Z;
+  const auto A = this->rows_of_length(400, 300, 6, 62);
+  // The same 2,400 entries: rows of 5 and 6, one of 280 (past long_row: a
+  // team's) and one of 100 (past medium_row: a warp's).
+  std::vector<std::int64_t> lengths(400, 5);
+  for (int i = 100; i < 130; ++i) lengths[i] = 6;
+  lengths[0] = 280;
+  lengths[5] = 100;
+  const auto B = this->rows_of_lengths(300, lengths, 63);
+  ASSERT_EQ(B.row_map.back(), static_cast<Z>(A.entries.size()));
+  auto mapping = test_space_is_host ? host_mapping(3) : device_mapping(2, 128, 2, false, 0);
+  mapping.medium_row = 12;
+  mapping.long_row = 200;
+  auto d = this->rewritable(A);
+  auto& memory = detail::SpmvListingMemory<TestSpace>::instance();
+  memory.forget(d.key(mapping));
+  for (int call = 0; call < 2; ++call) {
+    ASSERT_TRUE(this->forced_on(d, A, mapping, 64 + call)) << call;
+    const auto listed = memory.find(d.key(mapping));
+    ASSERT_TRUE(listed.has_value());
+    EXPECT_TRUE(listed->none());
+  }
+  this->rewrite(d, B);
+  EXPECT_TRUE(this->forced_on(d, B, mapping, 66));
+  EXPECT_FALSE(memory.find(d.key(mapping)).has_value());
+  EXPECT_TRUE(this->forced_on(d, B, mapping, 67));
+  const auto listed = memory.find(d.key(mapping));
+  ASSERT_TRUE(listed.has_value());
+  EXPECT_EQ(listed->warp_rows, 1);
+  EXPECT_EQ(listed->team_rows, 1);
+  EXPECT_TRUE(this->forced_on(d, B, mapping, 68));
+}
+
+TYPED_TEST(Spmv, StreamedRowsWrittenInPlaceAfterCallsThatListedNothing) {
+  // The same with the streaming kernel: rows summed where they are from a
+  // block's scratch, or from A where the block overflows it.
+  using Z = typename TestFixture::Z;
+  const auto A = this->rows_of_length(500, 300, 4, 69);
+  // The same 2,000 entries: rows of 3 and 4, one of 150 (its block
+  // overflows the scratch) and one of 40 (its block fits).
+  std::vector<std::int64_t> lengths(500, 4);
+  for (int i = 300; i < 482; ++i) lengths[i] = 3;
+  lengths[7] = 150;
+  lengths[260] = 40;
+  const auto B = this->rows_of_lengths(300, lengths, 70);
+  ASSERT_EQ(B.row_map.back(), static_cast<Z>(A.entries.size()));
+  const auto mapping = stream_mapping(16, 16 * 6, 12, 120);
+  auto d = this->rewritable(A);
+  auto& memory = detail::SpmvListingMemory<TestSpace>::instance();
+  memory.forget(d.key(mapping));
+  EXPECT_TRUE(this->forced_on(d, A, mapping, 71));
+  EXPECT_TRUE(this->forced_on(d, A, mapping, 72));
+  this->rewrite(d, B);
+  EXPECT_TRUE(this->forced_on(d, B, mapping, 73));
+  EXPECT_TRUE(this->forced_on(d, B, mapping, 74));
+  const auto listed = memory.find(d.key(mapping));
+  ASSERT_TRUE(listed.has_value());
+  EXPECT_FALSE(listed->none());
 }
 
 TYPED_TEST(Spmv, SegmentedTeamRowsMatchReferenceAndRepeat) {

@@ -3,18 +3,21 @@
 /// on the host (the O(1) checks of validate_csr_extents plus the lengths of
 /// x and y), launches the kernels of spmv_kernels.hpp with the row
 /// mapping of row_mapping.hpp, and waits for them to learn whether A's row
-/// map ended where it must.
+/// map ended where it must and, for the next call on A, what they listed
+/// (listing_memory.hpp).
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <type_traits>
 #include <utility>
 
 #include "gustav/errors.hpp"
+#include "gustav/spmv/listing_memory.hpp"
 #include "gustav/spmv/row_mapping.hpp"
 #include "gustav/spmv/spmv_kernels.hpp"
 #include "gustav/spmv/stream_rows.hpp"
@@ -59,7 +62,7 @@ inline int league_of(std::int64_t teams) {
 template <int Lanes, class ExecSpace, class Operands>
 void launch_worker_rows(const ExecSpace& space, const Operands& op, const SpmvLists<ExecSpace>& lists, RowMapping& m) {
   using Kernel = SpmvRows<ExecSpace, Operands, Lanes>;
-  const Kernel k{op, lists, m.rows_per_worker, m.medium_row, m.long_row};
+  const Kernel k{op, lists, m.rows_per_worker, m.medium_row, m.long_row, m.watch_row};
   Kokkos::parallel_for("gustav::spmv::rows",
                        row_policy<ExecSpace, Kernel, typename Kernel::Policy>(space, m, op.num_rows, k), k);
 }
@@ -93,7 +96,7 @@ void launch_stream_rows(const ExecSpace& space, const Operands& op, const SpmvLi
     rows = std::max<std::int64_t>(1, rows * room / products);
     products = room;
   }
-  const Kernel k{op, lists, rows, products, m.medium_row, m.long_row};
+  const Kernel k{op, lists, rows, products, m.medium_row, m.long_row, m.watch_row};
   const auto scratch = Kokkos::PerTeam(Kernel::Products::shmem_size(products));
   const int team = team_size_for(Policy(space, 1, 1, 1).set_scratch_size(0, scratch), k, 1);
   Kokkos::parallel_for("gustav::spmv::stream_rows",
@@ -132,16 +135,20 @@ void launch_rows(const ExecSpace& space, const Operands& op, const SpmvLists<Exe
   }
 }
 
-/// The listed-rows kernel runs a quarter of the teams that fit the device
-/// at once: the list is mostly short or empty, and every team of the
-/// kernel costs a little even then.
+/// Without a count from an earlier call on the matrix, the listed-rows
+/// kernel runs a quarter of the teams that fit the device at once: the
+/// list is mostly short or empty, and every team of the kernel costs a
+/// little even then.
 constexpr std::int64_t listed_rows_teams_divisor = 4;
 
 /// The rows the first kernel listed, a warp each, and the segments of those
-/// listed for teams; `capacity` bounds how many items there can be.
+/// listed for teams; `capacity` bounds how many items there can be, and
+/// `last`, where known, is what the last call on this matrix listed: teams
+/// enough for a segment each, or for a row per worker, up to as many as the
+/// device holds at once (more rows than last time are strided over).
 template <class ExecSpace, class Operands>
 void launch_listed_rows(const ExecSpace& space, const Operands& op, const SpmvLists<ExecSpace>& lists,
-                        std::int64_t capacity) {
+                        std::int64_t capacity, const std::optional<SpmvListedCounts>& last) {
   // A warp per listed row on GPUs, one lane on CPUs: the kernel's lane
   // count and the launch's are this one constant.
   constexpr int lanes = team_kernel_lanes<ExecSpace>();
@@ -149,11 +156,14 @@ void launch_listed_rows(const ExecSpace& space, const Operands& op, const SpmvLi
   using Policy = typename Kernel::Policy;
   const Kernel k{op, lists};
   const int team = team_size_for(Policy(space, 1, 1, lanes), k, lanes);
-  // The list's length is known only on the device: a quarter of the teams
-  // that run at once, or fewer when fewer items can be listed.
-  const std::int64_t teams =
-      std::min(capacity, std::max<std::int64_t>(1, concurrent_teams(space, team, lanes) / listed_rows_teams_divisor));
-  Kokkos::parallel_for("gustav::spmv::listed_rows", Policy(space, league_of(teams), team, lanes), k);
+  const std::int64_t at_once = concurrent_teams(space, team, lanes);
+  // The list's length is known only on the device.
+  std::int64_t teams = std::max<std::int64_t>(1, at_once / listed_rows_teams_divisor);
+  if (last) {
+    const std::int64_t needed = std::max(last->segments, ceil_div<std::int64_t>(last->warp_rows, team));
+    teams = std::clamp<std::int64_t>(needed, 1, at_once);
+  }
+  Kokkos::parallel_for("gustav::spmv::listed_rows", Policy(space, league_of(std::min(capacity, teams)), team, lanes), k);
 }
 
 /// At most how many of A's rows can be longer than `length`.
@@ -202,10 +212,26 @@ void spmv_impl(const ExecSpace& space,
     m.long_row = std::numeric_limits<std::int64_t>::max();
   }
 
+  // Where the last call on this matrix listed nothing, this one lists
+  // nothing either and launches no listed-rows kernel; its kernels note
+  // whether a row they summed would have been listed.
+  const SpmvListingKey key{A.row_map.data(), A.entries.data(), A.num_rows, A.nnz(), m.medium_row, m.long_row};
+  auto& memory = SpmvListingMemory<ExecSpace>::instance();
+  const std::optional<SpmvListedCounts> listed_before = listable > 0 ? memory.find(key) : std::nullopt;
+  const bool lists_rows = listable > 0 && !(listed_before && listed_before->none());
+  if (listable > 0 && !lists_rows) {
+    m.watch_row = std::min(m.medium_row, m.long_row);
+    m.medium_row = std::numeric_limits<std::int64_t>::max();
+    m.long_row = std::numeric_limits<std::int64_t>::max();
+  }
+
   auto& pool = SpmvWorkspacePool<ExecSpace>::instance();
   SpmvWorkspace<ExecSpace> w = pool.take(space, listable, team_listable, segments);
-  // The kernels write the report only when A's row map is wrong.
+  // The kernels write the report only when A's row map is wrong, when a
+  // row they summed would have been listed, and (the listed-rows kernel)
+  // what was listed.
   w.report(report_bad) = 0;
+  w.report(report_longer) = 0;
   const SpmvLists<ExecSpace> lists{w.list,
                                    w.report,
                                    w.first_segment,
@@ -214,7 +240,7 @@ void spmv_impl(const ExecSpace& space,
                                    w.counter_set(w.parity),
                                    w.counter_set(1 - w.parity)};
   launch_rows(space, op, lists, m);
-  if (listable > 0) launch_listed_rows(space, op, lists, listable + segments);
+  if (lists_rows) launch_listed_rows(space, op, lists, listable + segments, listed_before);
   // The row map's end points are checked by the kernels that read it, and
   // the call waits once for their verdict: reading the two entries before
   // the launch cost two copies and two waits, as much as a small matrix's
@@ -225,7 +251,13 @@ void spmv_impl(const ExecSpace& space,
   const std::int64_t last = w.report(report_last);
   // A call that ran the listed-rows kernel leaves its counter set for the
   // next such call to clear.
-  if (listable > 0) w.parity ^= 1;
+  if (lists_rows) w.parity ^= 1;
+  if (!bad && lists_rows) {
+    memory.remember(key, SpmvListedCounts{w.report(report_warp_rows), w.report(report_team_rows),
+                                          w.report(report_segments)});
+  } else if (!bad && listable > 0 && w.report(report_longer) != 0) {
+    memory.forget(key);
+  }
   pool.give(std::move(w));
   if (!bad) return;
   std::ostringstream s;

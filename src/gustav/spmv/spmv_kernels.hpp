@@ -238,6 +238,10 @@ struct SpmvLists {
     return static_cast<std::int64_t>(list(list.extent(0) - 1 - k));
   }
 
+  /// Notes that a row the mapping would have listed was summed where it is
+  /// (any number of threads may).
+  KOKKOS_INLINE_FUNCTION void note_longer() const { report(report_longer) = 1; }
+
   /// Whether op's row map ends where it must; if not, one thread of the
   /// team reports its end points. Every thread of the team gets the answer.
   template <class Member, class Operands>
@@ -282,6 +286,7 @@ struct SpmvRows {
   int rows_per_worker = 1;
   std::int64_t medium_row = 0;  ///< longer rows are listed for a warp each
   std::int64_t long_row = 0;    ///< longer rows are listed for a team each
+  std::int64_t watch_row = 0;   ///< longer rows summed here are noted
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     if (!lists.check(team, op)) return;
@@ -292,6 +297,7 @@ struct SpmvRows {
         Kokkos::single(Kokkos::PerThread(team), [&]() { list_or_sum_row(lists, op, i, b, e, long_row); });
         return;
       }
+      if (e - b > watch_row) lists.note_longer();
       op.template worker_row<Lanes>(team, i, b, e);
     });
   }
@@ -360,10 +366,16 @@ struct SpmvListedRows {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    if (team.league_rank() == 0) Kokkos::single(Kokkos::PerTeam(team), [&]() { lists.clear_previous(); });
     const std::int64_t for_warps = lists.warp_rows();
     const std::int64_t for_teams = lists.team_rows();
     const std::int64_t segments = lists.team_segments();
+    if (team.league_rank() == 0)
+      Kokkos::single(Kokkos::PerTeam(team), [&]() {
+        lists.clear_previous();
+        lists.report(report_warp_rows) = for_warps;
+        lists.report(report_team_rows) = for_teams;
+        lists.report(report_segments) = segments;
+      });
     for (std::int64_t g = team.league_rank(); g < segments; g += team.league_size()) team_segment(team, g, for_teams);
     const std::int64_t workers = static_cast<std::int64_t>(team.league_size()) * team.team_size();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, team.team_size()), [&](const int w) {

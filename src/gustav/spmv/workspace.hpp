@@ -37,8 +37,20 @@ struct ReportMemory<Kokkos::Cuda> {
 #endif
 
 /// Where the SpMV kernels report a row map that does not start at 0 or end
-/// at nnz: they set `bad` and the two end points, and compute nothing.
-enum SpmvReport : int { report_bad = 0, report_first = 1, report_last = 2, report_words = 3 };
+/// at nnz (they set `bad` and the two end points, and compute nothing);
+/// that a row the mapping would have listed was summed where it is
+/// (`longer`, listing_memory.hpp); and what the listed-rows kernel found
+/// listed.
+enum SpmvReport : int {
+  report_bad = 0,
+  report_first = 1,
+  report_last = 2,
+  report_longer = 3,
+  report_warp_rows = 4,
+  report_team_rows = 5,
+  report_segments = 6,
+  report_words = 7
+};
 
 /// Counters at the head of the list of rows: two sets of two, calls using
 /// them in turn (SpmvLists names them).
