@@ -518,6 +518,8 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
     plan.values_written_once_ = true;
     const std::int64_t max_nnz = max_row_nnz(space, plan.c_row_map_, A.num_rows);
     *values = allocate_view<typename Types::c_values>(space, "gustav::numeric::c_values", nnz, false);
+    touch_pages_in_parallel(space, plan.c_entries_, "gustav::multiply::touch_c_entries");
+    touch_pages_in_parallel(space, *values, "gustav::multiply::touch_c_values");
     numeric_temp.add_resident(view_bytes(products));
     if (source.compressed && ratio > write_runs_worthwhile_ratio) release_product_source(source, temp);
     if (source.compressed)
