@@ -634,9 +634,11 @@ TYPED_TEST(Spmv, RepeatsOnOneMatrixRememberWhatWasListed) {
 
 TYPED_TEST(Spmv, LongRowsWrittenInPlaceAfterCallsThatListedNothing) {
   // Calls on a matrix of short rows list nothing, and later calls on its
-  // arrays list nothing either. Rewritten in place (the same arrays and
-  // sizes) with rows past both thresholds, the next call still sums every
-  // row, where it is, and notes it; the call after lists them again.
+  // arrays launch no listed-rows kernel ahead. Rewritten in place (the same
+  // arrays and sizes) with rows past both thresholds, the next call finds
+  // them listed after all and sums them after its wait, in the same bits as
+  // the calls after it, which list them from the start.
+  using S = typename TestFixture::S;
   using Z = typename TestFixture::Z;
   const auto A = this->rows_of_length(400, 300, 6, 62);
   // The same 2,400 entries: rows of 5 and 6, one of 280 (past long_row: a
@@ -660,23 +662,25 @@ TYPED_TEST(Spmv, LongRowsWrittenInPlaceAfterCallsThatListedNothing) {
     EXPECT_TRUE(listed->none());
   }
   this->rewrite(d, B);
-  EXPECT_TRUE(this->forced_on(d, B, mapping, 66));
-  EXPECT_FALSE(memory.find(d.key(mapping)).has_value());
-  EXPECT_TRUE(this->forced_on(d, B, mapping, 67));
+  std::vector<S> first, again;
+  ASSERT_TRUE(this->forced_on(d, B, mapping, 66, &first));
   const auto listed = memory.find(d.key(mapping));
   ASSERT_TRUE(listed.has_value());
   EXPECT_EQ(listed->warp_rows, 1);
   EXPECT_EQ(listed->team_rows, 1);
-  EXPECT_TRUE(this->forced_on(d, B, mapping, 68));
+  for (int call = 1; call < 3; ++call) {
+    ASSERT_TRUE(this->forced_on(d, B, mapping, 66, &again)) << call;
+    EXPECT_EQ(std::memcmp(first.data(), again.data(), first.size() * sizeof(S)), 0) << call;
+  }
 }
 
 TYPED_TEST(Spmv, StreamedRowsWrittenInPlaceAfterCallsThatListedNothing) {
-  // The same with the streaming kernel: rows summed where they are from a
-  // block's scratch, or from A where the block overflows it.
+  // The same with the streaming kernel: a long row whose block overflows
+  // the scratch, and one whose block fits.
+  using S = typename TestFixture::S;
   using Z = typename TestFixture::Z;
   const auto A = this->rows_of_length(500, 300, 4, 69);
-  // The same 2,000 entries: rows of 3 and 4, one of 150 (its block
-  // overflows the scratch) and one of 40 (its block fits).
+  // The same 2,000 entries: rows of 3 and 4, one of 150 and one of 40.
   std::vector<std::int64_t> lengths(500, 4);
   for (int i = 300; i < 482; ++i) lengths[i] = 3;
   lengths[7] = 150;
@@ -690,11 +694,41 @@ TYPED_TEST(Spmv, StreamedRowsWrittenInPlaceAfterCallsThatListedNothing) {
   EXPECT_TRUE(this->forced_on(d, A, mapping, 71));
   EXPECT_TRUE(this->forced_on(d, A, mapping, 72));
   this->rewrite(d, B);
-  EXPECT_TRUE(this->forced_on(d, B, mapping, 73));
-  EXPECT_TRUE(this->forced_on(d, B, mapping, 74));
+  std::vector<S> first, again;
+  ASSERT_TRUE(this->forced_on(d, B, mapping, 73, &first));
   const auto listed = memory.find(d.key(mapping));
   ASSERT_TRUE(listed.has_value());
-  EXPECT_FALSE(listed->none());
+  EXPECT_EQ(listed->warp_rows, 1);
+  EXPECT_EQ(listed->team_rows, 1);
+  ASSERT_TRUE(this->forced_on(d, B, mapping, 73, &again));
+  EXPECT_EQ(std::memcmp(first.data(), again.data(), first.size() * sizeof(S)), 0);
+}
+
+TYPED_TEST(Spmv, CallsThatListNothingBetweenCallsThatList) {
+  // A call that launches no listed-rows kernel must leave the list's
+  // counters as the next listing call expects them: calls on a matrix that
+  // lists nothing and on one that lists rows, in turn, each of the former
+  // after its first with no listed-rows kernel at all (had such a call
+  // switched counter sets, the next listing call would find the set of the
+  // one before it still counted).
+  using C = TypeParam;
+  const auto X = random_rmat<typename C::scalar, typename C::ordinal, typename C::offset>(11, 8, 75);
+  const auto Y = this->rows_of_length(600, 500, 5, 76);
+  auto mapping = test_space_is_host ? host_mapping(8) : device_mapping(8, 32, 1, false, 0);
+  mapping.medium_row = 10;
+  mapping.long_row = 30;
+  auto dx = this->rewritable(X);
+  auto dy = this->rewritable(Y);
+  auto& memory = detail::SpmvListingMemory<TestSpace>::instance();
+  memory.forget(dx.key(mapping));
+  memory.forget(dy.key(mapping));
+  for (int round = 0; round < 4; ++round) {
+    EXPECT_TRUE(this->forced_on(dy, Y, mapping, 77 + round)) << round;
+    EXPECT_TRUE(this->forced_on(dx, X, mapping, 81 + round)) << round;
+  }
+  const auto y_listed = memory.find(dy.key(mapping));
+  ASSERT_TRUE(y_listed.has_value());
+  EXPECT_TRUE(y_listed->none());
 }
 
 TYPED_TEST(Spmv, SegmentedTeamRowsMatchReferenceAndRepeat) {

@@ -13,17 +13,17 @@
 /// -> 0.0166, 0.0170; rmat:20:2 0.0787, 0.0786 -> 0.0704, 0.0683 (the
 /// listed rows' kernel at the size they need).
 ///
-/// A call's result never depends on what is remembered: where nothing was
-/// listed last time, the call lists nothing and sums every row where it is
-/// (correct, slower only for long rows), and its kernels note whether a row
-/// they summed would have been listed; where rows were listed, the kernel's
-/// teams stride over however many there are now. So a matrix whose arrays
-/// changed in place, or another matrix at a freed one's addresses, gets the
-/// right answer, and the memory is corrected by that call.
+/// A call's result, to the bit, never depends on what is remembered: where
+/// nothing was listed last time, the call launches the row kernel alone,
+/// which lists rows as always and notes in the report that it did; if it
+/// did (the matrix's arrays changed in place, or another matrix sits at a
+/// freed one's addresses), the host launches the listed-rows kernel after
+/// the wait, one more launch and wait on that call only. Where rows were
+/// listed, the kernel's teams stride over however many there are now.
 ///
 /// Matrices are told apart by the addresses of their row map and entries,
 /// their sizes and the mapping's thresholds; a few are kept per execution
-/// space, the oldest replaced first.
+/// space: a free place first, else the places in turn.
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -76,6 +76,12 @@ class SpmvListingMemory {
     for (auto& e : entries_) {
       if (e.used && e.key == key) {
         e.counts = counts;
+        return;
+      }
+    }
+    for (auto& e : entries_) {
+      if (!e.used) {
+        e = Entry{key, counts, true};
         return;
       }
     }

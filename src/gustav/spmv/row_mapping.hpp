@@ -30,10 +30,6 @@ struct RowMapping {
   /// warp of 32 lanes each instead of their worker (the largest value:
   /// none are).
   std::int64_t medium_row = std::numeric_limits<std::int64_t>::max();
-  /// SpMV: rows longer than this that a kernel sums where they are, rather
-  /// than list, are noted in the call's report (listing_memory.hpp; the
-  /// largest value: none are).
-  std::int64_t watch_row = std::numeric_limits<std::int64_t>::max();
   /// SpMV: rows per team of the streaming kernel (stream_rows.hpp), whose
   /// teams compute their block's products into scratch first; 0: not used.
   std::int64_t stream_rows = 0;

@@ -62,7 +62,7 @@ inline int league_of(std::int64_t teams) {
 template <int Lanes, class ExecSpace, class Operands>
 void launch_worker_rows(const ExecSpace& space, const Operands& op, const SpmvLists<ExecSpace>& lists, RowMapping& m) {
   using Kernel = SpmvRows<ExecSpace, Operands, Lanes>;
-  const Kernel k{op, lists, m.rows_per_worker, m.medium_row, m.long_row, m.watch_row};
+  const Kernel k{op, lists, m.rows_per_worker, m.medium_row, m.long_row};
   Kokkos::parallel_for("gustav::spmv::rows",
                        row_policy<ExecSpace, Kernel, typename Kernel::Policy>(space, m, op.num_rows, k), k);
 }
@@ -96,7 +96,7 @@ void launch_stream_rows(const ExecSpace& space, const Operands& op, const SpmvLi
     rows = std::max<std::int64_t>(1, rows * room / products);
     products = room;
   }
-  const Kernel k{op, lists, rows, products, m.medium_row, m.long_row, m.watch_row};
+  const Kernel k{op, lists, rows, products, m.medium_row, m.long_row};
   const auto scratch = Kokkos::PerTeam(Kernel::Products::shmem_size(products));
   const int team = team_size_for(Policy(space, 1, 1, 1).set_scratch_size(0, scratch), k, 1);
   Kokkos::parallel_for("gustav::spmv::stream_rows",
@@ -212,41 +212,43 @@ void spmv_impl(const ExecSpace& space,
     m.long_row = std::numeric_limits<std::int64_t>::max();
   }
 
-  // Where the last call on this matrix listed nothing, this one lists
-  // nothing either and launches no listed-rows kernel; its kernels note
-  // whether a row they summed would have been listed.
+  // Where the last call on this matrix listed nothing, the listed-rows
+  // kernel is launched only if the row kernel notes that it listed a row
+  // after all (A changed since): after the wait, as a second step, so that
+  // every row is summed as a listing call sums it, in the same bits.
   const SpmvListingKey key{A.row_map.data(), A.entries.data(), A.num_rows, A.nnz(), m.medium_row, m.long_row};
   auto& memory = SpmvListingMemory<ExecSpace>::instance();
   const std::optional<SpmvListedCounts> listed_before = listable > 0 ? memory.find(key) : std::nullopt;
-  const bool lists_rows = listable > 0 && !(listed_before && listed_before->none());
-  if (listable > 0 && !lists_rows) {
-    m.watch_row = std::min(m.medium_row, m.long_row);
-    m.medium_row = std::numeric_limits<std::int64_t>::max();
-    m.long_row = std::numeric_limits<std::int64_t>::max();
-  }
+  const bool expects_listed = listable > 0 && !(listed_before && listed_before->none());
 
   auto& pool = SpmvWorkspacePool<ExecSpace>::instance();
   SpmvWorkspace<ExecSpace> w = pool.take(space, listable, team_listable, segments);
   // The kernels write the report only when A's row map is wrong, when a
-  // row they summed would have been listed, and (the listed-rows kernel)
-  // what was listed.
+  // call that expects no listed row lists one, and (the listed-rows
+  // kernel) what was listed.
   w.report(report_bad) = 0;
-  w.report(report_longer) = 0;
+  w.report(report_listed) = 0;
   const SpmvLists<ExecSpace> lists{w.list,
                                    w.report,
                                    w.first_segment,
                                    w.segments_done,
                                    w.partials,
                                    w.counter_set(w.parity),
-                                   w.counter_set(1 - w.parity)};
+                                   w.counter_set(1 - w.parity),
+                                   listable > 0 && !expects_listed};
   launch_rows(space, op, lists, m);
-  if (lists_rows) launch_listed_rows(space, op, lists, listable + segments, listed_before);
+  if (expects_listed) launch_listed_rows(space, op, lists, listable + segments, listed_before);
   // The row map's end points are checked by the kernels that read it, and
   // the call waits once for their verdict: reading the two entries before
   // the launch cost two copies and two waits, as much as a small matrix's
   // whole product.
   space.fence();
   const bool bad = w.report(report_bad) != 0;
+  const bool lists_rows = expects_listed || (!bad && listable > 0 && w.report(report_listed) != 0);
+  if (lists_rows && !expects_listed) {
+    launch_listed_rows(space, op, lists, listable + segments, std::nullopt);
+    space.fence();
+  }
   const std::int64_t first = w.report(report_first);
   const std::int64_t last = w.report(report_last);
   // A call that ran the listed-rows kernel leaves its counter set for the
@@ -255,8 +257,6 @@ void spmv_impl(const ExecSpace& space,
   if (!bad && lists_rows) {
     memory.remember(key, SpmvListedCounts{w.report(report_warp_rows), w.report(report_team_rows),
                                           w.report(report_segments)});
-  } else if (!bad && listable > 0 && w.report(report_longer) != 0) {
-    memory.forget(key);
   }
   pool.give(std::move(w));
   if (!bad) return;

@@ -169,6 +169,8 @@ struct SpmvLists {
   /// `list`.
   unsigned long long* counters = nullptr;
   unsigned long long* previous = nullptr;
+  /// Whether listing a row is noted in the report (listing_memory.hpp).
+  bool note_listing = false;
 
   static constexpr int team_count_bits = 32;
   static constexpr unsigned long long team_count_mask = (1ull << team_count_bits) - 1;
@@ -238,9 +240,16 @@ struct SpmvLists {
     return static_cast<std::int64_t>(list(list.extent(0) - 1 - k));
   }
 
-  /// Notes that a row the mapping would have listed was summed where it is
-  /// (any number of threads may).
-  KOKKOS_INLINE_FUNCTION void note_longer() const { report(report_longer) = 1; }
+  /// Notes in the report that a row was listed, on calls that launch the
+  /// listed-rows kernel only if one was (note_listing; any number of
+  /// threads may, on a host backend through an atomic).
+  KOKKOS_INLINE_FUNCTION void note_listed() const {
+    if constexpr (is_host_space<ExecSpace>()) {
+      Kokkos::atomic_fetch_or(&report(report_listed), std::int64_t(1));
+    } else {
+      report(report_listed) = 1;
+    }
+  }
 
   /// Whether op's row map ends where it must; if not, one thread of the
   /// team reports its end points. Every thread of the team gets the answer.
@@ -263,6 +272,7 @@ template <class ExecSpace, class Operands>
 KOKKOS_INLINE_FUNCTION void list_or_sum_row(const SpmvLists<ExecSpace>& lists, const Operands& op,
                                             const std::int64_t i, const std::int64_t b, const std::int64_t e,
                                             const std::int64_t long_row) {
+  if (lists.note_listing) lists.note_listed();
   if (e - b > long_row ? lists.add_for_team(i, e - b) : lists.add_for_warp(i)) return;
   typename Operands::scalar sum{};
   for (std::int64_t p = b; p < e; ++p) sum += op.product(p);
@@ -286,7 +296,6 @@ struct SpmvRows {
   int rows_per_worker = 1;
   std::int64_t medium_row = 0;  ///< longer rows are listed for a warp each
   std::int64_t long_row = 0;    ///< longer rows are listed for a team each
-  std::int64_t watch_row = 0;   ///< longer rows summed here are noted
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     if (!lists.check(team, op)) return;
@@ -297,7 +306,6 @@ struct SpmvRows {
         Kokkos::single(Kokkos::PerThread(team), [&]() { list_or_sum_row(lists, op, i, b, e, long_row); });
         return;
       }
-      if (e - b > watch_row) lists.note_longer();
       op.template worker_row<Lanes>(team, i, b, e);
     });
   }

@@ -48,7 +48,6 @@ struct SpmvStreamRows {
   std::int64_t capacity = 0;    ///< products the team's scratch holds
   std::int64_t medium_row = 0;  ///< longer rows are listed for a warp each
   std::int64_t long_row = 0;    ///< longer rows are listed for a team each
-  std::int64_t watch_row = 0;   ///< longer rows summed here are noted
 
   /// Row i, of entries [b, e), summed by the calling thread with its
   /// products from `get`, or listed when it is long.
@@ -59,7 +58,6 @@ struct SpmvStreamRows {
       list_or_sum_row(lists, op, i, b, e, long_row);
       return;
     }
-    if (e - b > watch_row) lists.note_longer();
     scalar sum = scalar();
     for (std::int64_t p = b; p < e; ++p) sum += get(p);
     op.store(i, sum);

@@ -38,14 +38,14 @@ struct ReportMemory<Kokkos::Cuda> {
 
 /// Where the SpMV kernels report a row map that does not start at 0 or end
 /// at nnz (they set `bad` and the two end points, and compute nothing);
-/// that a row the mapping would have listed was summed where it is
-/// (`longer`, listing_memory.hpp); and what the listed-rows kernel found
-/// listed.
+/// that a row was listed, on calls that launch the listed-rows kernel only
+/// if one was (`listed`, listing_memory.hpp); and what the listed-rows
+/// kernel found listed.
 enum SpmvReport : int {
   report_bad = 0,
   report_first = 1,
   report_last = 2,
-  report_longer = 3,
+  report_listed = 3,
   report_warp_rows = 4,
   report_team_rows = 5,
   report_segments = 6,
