@@ -202,6 +202,37 @@ class Spmv : public ::testing::Test {
     return agrees(A, S(1.5), x, S(-0.5), y0, result);
   }
 
+  /// Calls on d holding A list nothing; d is then rewritten in place with
+  /// B (same sizes), one row of which is past long_row and one past
+  /// medium_row only. The first call on B finds them listed after all,
+  /// remembers them, and gives the same bits as the calls after it.
+  ::testing::AssertionResult listed_after_rewrite(const Host& A, const Host& B, const detail::RowMapping& mapping,
+                                                  std::uint64_t seed) {
+    auto d = rewritable(A);
+    auto& memory = detail::SpmvListingMemory<TestSpace>::instance();
+    memory.forget(d.key(mapping));
+    for (int call = 0; call < 2; ++call) {
+      auto matches = forced_on(d, A, mapping, seed + call);
+      if (!matches) return matches << " (before the rewrite, call " << call << ")";
+      const auto listed = memory.find(d.key(mapping));
+      if (!listed || !listed->none()) return ::testing::AssertionFailure() << "A's calls did not remember an empty list";
+    }
+    rewrite(d, B);
+    std::vector<S> first, again;
+    auto matches = forced_on(d, B, mapping, seed + 2, &first);
+    if (!matches) return matches << " (first call after the rewrite)";
+    const auto listed = memory.find(d.key(mapping));
+    if (!listed || listed->warp_rows != 1 || listed->team_rows != 1)
+      return ::testing::AssertionFailure() << "the first call after the rewrite did not remember one row of each";
+    for (int call = 1; call < 3; ++call) {
+      auto repeat = forced_on(d, B, mapping, seed + 2, &again);
+      if (!repeat) return repeat << " (call " << call << " after the rewrite)";
+      if (std::memcmp(first.data(), again.data(), first.size() * sizeof(S)) != 0)
+        return ::testing::AssertionFailure() << "call " << call << " after the rewrite gave other bits than the first";
+    }
+    return ::testing::AssertionSuccess();
+  }
+
   /// Whether `calls` calls with the row mapping forced, from the same
   /// random x and y, match the reference and give the same bits.
   ::testing::AssertionResult forced_repeats_bits(const Host& A, const detail::RowMapping& mapping, int calls,
@@ -638,7 +669,6 @@ TYPED_TEST(Spmv, LongRowsWrittenInPlaceAfterCallsThatListedNothing) {
   // arrays and sizes) with rows past both thresholds, the next call finds
   // them listed after all and sums them after its wait, in the same bits as
   // the calls after it, which list them from the start.
-  using S = typename TestFixture::S;
   using Z = typename TestFixture::Z;
   const auto A = this->rows_of_length(400, 300, 6, 62);
   // The same 2,400 entries: rows of 5 and 6, one of 280 (past long_row: a
@@ -652,32 +682,12 @@ TYPED_TEST(Spmv, LongRowsWrittenInPlaceAfterCallsThatListedNothing) {
   auto mapping = test_space_is_host ? host_mapping(3) : device_mapping(2, 128, 2, false, 0);
   mapping.medium_row = 12;
   mapping.long_row = 200;
-  auto d = this->rewritable(A);
-  auto& memory = detail::SpmvListingMemory<TestSpace>::instance();
-  memory.forget(d.key(mapping));
-  for (int call = 0; call < 2; ++call) {
-    ASSERT_TRUE(this->forced_on(d, A, mapping, 64 + call)) << call;
-    const auto listed = memory.find(d.key(mapping));
-    ASSERT_TRUE(listed.has_value());
-    EXPECT_TRUE(listed->none());
-  }
-  this->rewrite(d, B);
-  std::vector<S> first, again;
-  ASSERT_TRUE(this->forced_on(d, B, mapping, 66, &first));
-  const auto listed = memory.find(d.key(mapping));
-  ASSERT_TRUE(listed.has_value());
-  EXPECT_EQ(listed->warp_rows, 1);
-  EXPECT_EQ(listed->team_rows, 1);
-  for (int call = 1; call < 3; ++call) {
-    ASSERT_TRUE(this->forced_on(d, B, mapping, 66, &again)) << call;
-    EXPECT_EQ(std::memcmp(first.data(), again.data(), first.size() * sizeof(S)), 0) << call;
-  }
+  EXPECT_TRUE(this->listed_after_rewrite(A, B, mapping, 64));
 }
 
 TYPED_TEST(Spmv, StreamedRowsWrittenInPlaceAfterCallsThatListedNothing) {
   // The same with the streaming kernel: a long row whose block overflows
   // the scratch, and one whose block fits.
-  using S = typename TestFixture::S;
   using Z = typename TestFixture::Z;
   const auto A = this->rows_of_length(500, 300, 4, 69);
   // The same 2,000 entries: rows of 3 and 4, one of 150 and one of 40.
@@ -687,21 +697,7 @@ TYPED_TEST(Spmv, StreamedRowsWrittenInPlaceAfterCallsThatListedNothing) {
   lengths[260] = 40;
   const auto B = this->rows_of_lengths(300, lengths, 70);
   ASSERT_EQ(B.row_map.back(), static_cast<Z>(A.entries.size()));
-  const auto mapping = stream_mapping(16, 16 * 6, 12, 120);
-  auto d = this->rewritable(A);
-  auto& memory = detail::SpmvListingMemory<TestSpace>::instance();
-  memory.forget(d.key(mapping));
-  EXPECT_TRUE(this->forced_on(d, A, mapping, 71));
-  EXPECT_TRUE(this->forced_on(d, A, mapping, 72));
-  this->rewrite(d, B);
-  std::vector<S> first, again;
-  ASSERT_TRUE(this->forced_on(d, B, mapping, 73, &first));
-  const auto listed = memory.find(d.key(mapping));
-  ASSERT_TRUE(listed.has_value());
-  EXPECT_EQ(listed->warp_rows, 1);
-  EXPECT_EQ(listed->team_rows, 1);
-  ASSERT_TRUE(this->forced_on(d, B, mapping, 73, &again));
-  EXPECT_EQ(std::memcmp(first.data(), again.data(), first.size() * sizeof(S)), 0);
+  EXPECT_TRUE(this->listed_after_rewrite(A, B, stream_mapping(16, 16 * 6, 12, 120), 71));
 }
 
 TYPED_TEST(Spmv, CallsThatListNothingBetweenCallsThatList) {
