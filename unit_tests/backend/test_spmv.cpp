@@ -112,12 +112,18 @@ class Spmv : public ::testing::Test {
     return v;
   }
 
+  /// Copies `from` into the device view `to`, which has its length.
+  template <class View, class T>
+  void copy_to_device(const View& to, const std::vector<T>& from) {
+    auto h = Kokkos::create_mirror_view(to);
+    for (std::size_t i = 0; i < from.size(); ++i) h(i) = from[i];
+    Kokkos::deep_copy(space, to, h);
+    space.fence();
+  }
+
   Vector device_vector(const std::vector<S>& v) {
     Vector d("gustav::test::vector", v.size());
-    auto h = Kokkos::create_mirror_view(d);
-    for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
-    Kokkos::deep_copy(space, d, h);
-    space.fence();
+    copy_to_device(d, v);
     return d;
   }
 
@@ -177,15 +183,9 @@ class Spmv : public ::testing::Test {
   void rewrite(RewritableMatrix& d, const Host& A) {
     ASSERT_EQ(d.row_map.extent(0), A.row_map.size());
     ASSERT_EQ(d.entries.extent(0), A.entries.size());
-    auto copy = [&](const auto& view, const auto& from) {
-      auto h = Kokkos::create_mirror_view(view);
-      for (std::size_t i = 0; i < from.size(); ++i) h(i) = from[i];
-      Kokkos::deep_copy(space, view, h);
-    };
-    copy(d.row_map, A.row_map);
-    copy(d.entries, A.entries);
-    copy(d.values, A.values);
-    space.fence();
+    copy_to_device(d.row_map, A.row_map);
+    copy_to_device(d.entries, A.entries);
+    copy_to_device(d.values, A.values);
   }
 
   /// y = 1.5 A x - 0.5 y0 on d (holding A) with the row mapping forced,
@@ -316,9 +316,7 @@ class Spmv : public ::testing::Test {
                                                            const detail::RowMapping* forced = nullptr) {
     const Matrix a = to_crs<Matrix>(space, A);
     typename Matrix::row_map_type::non_const_type bad("gustav::test::row_map", row_map.size());
-    auto h = Kokkos::create_mirror_view(bad);
-    for (std::size_t i = 0; i < row_map.size(); ++i) h(i) = row_map[i];
-    Kokkos::deep_copy(space, bad, h);
+    copy_to_device(bad, row_map);
     const Vector y = device_vector(y0);
     std::string error;
     try {

@@ -220,6 +220,8 @@ void spmv_impl(const ExecSpace& space,
   auto& memory = SpmvListingMemory<ExecSpace>::instance();
   const std::optional<SpmvListedCounts> listed_before = listable > 0 ? memory.find(key) : std::nullopt;
   const bool expects_listed = listable > 0 && !(listed_before && listed_before->none());
+  const bool defers_listed = listable > 0 && !expects_listed;
+  const std::int64_t listed_capacity = listable + segments;
 
   auto& pool = SpmvWorkspacePool<ExecSpace>::instance();
   SpmvWorkspace<ExecSpace> w = pool.take(space, listable, team_listable, segments);
@@ -235,20 +237,21 @@ void spmv_impl(const ExecSpace& space,
                                    w.partials,
                                    w.counter_set(w.parity),
                                    w.counter_set(1 - w.parity),
-                                   listable > 0 && !expects_listed};
+                                   defers_listed};
   launch_rows(space, op, lists, m);
-  if (expects_listed) launch_listed_rows(space, op, lists, listable + segments, listed_before);
+  if (expects_listed) launch_listed_rows(space, op, lists, listed_capacity, listed_before);
   // The row map's end points are checked by the kernels that read it, and
   // the call waits once for their verdict: reading the two entries before
   // the launch cost two copies and two waits, as much as a small matrix's
   // whole product.
   space.fence();
   const bool bad = w.report(report_bad) != 0;
-  const bool lists_rows = expects_listed || (!bad && listable > 0 && w.report(report_listed) != 0);
-  if (lists_rows && !expects_listed) {
-    launch_listed_rows(space, op, lists, listable + segments, std::nullopt);
+  const bool listed_after_all = defers_listed && !bad && w.report(report_listed) != 0;
+  if (listed_after_all) {
+    launch_listed_rows(space, op, lists, listed_capacity, std::nullopt);
     space.fence();
   }
+  const bool lists_rows = expects_listed || listed_after_all;
   const std::int64_t first = w.report(report_first);
   const std::int64_t last = w.report(report_last);
   // A call that ran the listed-rows kernel leaves its counter set for the
