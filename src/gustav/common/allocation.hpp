@@ -20,6 +20,7 @@
 
 #include "gustav/common/block_cache.hpp"
 #include "gustav/common/launch.hpp"
+#include "gustav/common/page_reporting.hpp"
 #include "gustav/errors.hpp"
 
 namespace gustav::detail {
@@ -44,14 +45,15 @@ inline void advise_huge_pages(void* data, std::size_t bytes) {
 #endif
 }
 
-/// Allocates a rank-1 view of n elements. `zero` fills it with T{} on `space`;
-/// otherwise the contents are undefined (the caller writes every element).
+/// allocate_view, with the huge-page advice for host arrays of at least
+/// huge_page_advice_bytes given only where `huge_pages` is set.
 template <class View, class ExecSpace>
-View allocate_view(const ExecSpace& space, const std::string& label, std::size_t n, bool zero) {
+View allocate_view_advised(const ExecSpace& space, const std::string& label, std::size_t n, bool zero,
+                           bool huge_pages) {
   using T = typename View::value_type;
   try {
     if constexpr (std::is_same_v<typename View::memory_space, Kokkos::HostSpace>) {
-      if (n * sizeof(T) >= huge_page_advice_bytes) {
+      if (huge_pages && n * sizeof(T) >= huge_page_advice_bytes) {
         View v(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, label), n);
         advise_huge_pages(v.data(), n * sizeof(T));
         if (zero) Kokkos::deep_copy(space, v, T{});
@@ -69,6 +71,41 @@ View allocate_view(const ExecSpace& space, const std::string& label, std::size_t
   }
 }
 
+/// Allocates a rank-1 view of n elements. `zero` fills it with T{} on `space`;
+/// otherwise the contents are undefined (the caller writes every element).
+template <class View, class ExecSpace>
+View allocate_view(const ExecSpace& space, const std::string& label, std::size_t n, bool zero) {
+  return allocate_view_advised<View>(space, label, n, zero, true);
+}
+
+/// Whether C's arrays (handed to the caller, fresh on every call) are
+/// advised onto huge pages: everywhere but where free memory goes back to a
+/// hypervisor (page_reporting.hpp). There a huge page that was free for a
+/// few seconds has been handed back, and its first touch waits for the
+/// host to provide 2 MiB again. Two threads of such a virtual machine
+/// (AMD EPYC), 2026-11-29: 200 MB touched a byte a page after 3 s idle took
+/// 165-257 ms on huge pages and 55-63 ms on small ones (9-16 ms on huge
+/// pages freed just before); `gustav bench` one-shot totals in processes run
+/// in turn, C on huge pages -> not: lap3d:60 46.8, 67.3 -> 38.4, 41.0 ms,
+/// lap2d:600:9 146, 147 -> 70, 74, lap3d:120's A * P 258, 350 -> 193, 200
+/// (rmat:14:8, er:300000:6 within their spread). A machine that reports
+/// nothing keeps them (16 threads of an Intel Xeon without reporting: 400
+/// MB faulted in 9-11 ms on huge pages, 21-30 on small). Temporaries keep
+/// the advice everywhere: they come back from the block cache still
+/// mapped, and a dense accumulator's scattered accesses need fewer TLB
+/// entries on huge pages.
+inline bool result_huge_pages() {
+  static const bool huge = !free_pages_reported_to_hypervisor();
+  return huge;
+}
+
+/// allocate_view for an array of C, advised onto huge pages only where
+/// result_huge_pages() says so.
+template <class View, class ExecSpace>
+View allocate_result_view(const ExecSpace& space, const std::string& label, std::size_t n, bool zero) {
+  return allocate_view_advised<View>(space, label, n, zero, result_huge_pages());
+}
+
 /// Bytes between page touches of touch_pages_in_parallel: the smallest page.
 constexpr std::size_t touched_page_bytes = 4096;
 
@@ -82,7 +119,11 @@ constexpr std::size_t touched_page_bytes = 4096;
 /// parallel, then the write pass) in processes run in turn: lap3d:120 A*P
 /// 50.8, 48.7 -> 41.2, 38.2 ms (Kokkos Kernels' best 34.5 in the same
 /// session), lap3d:120 99.2, 88.6 -> 76.6, 78.3; er:1000000:8 and
-/// er:200000:4 within their spread. The contents stay undefined; only
+/// er:200000:4 within their spread. Where C is on small pages
+/// (result_huge_pages) the touch stays: two threads of a virtual machine
+/// that reports free pages, `gustav bench` one-shot totals with the touch
+/// and without it, lap2d:600:9 70, 74 against 74, 81 ms, the others level.
+/// The contents stay undefined; only
 /// arrays of at least huge_page_advice_bytes, on host spaces, are touched.
 template <class ExecSpace, class View>
 void touch_pages_in_parallel(const ExecSpace& space, const View& v, const char* label) {
@@ -96,8 +137,8 @@ void touch_pages_in_parallel(const ExecSpace& space, const View& v, const char* 
         Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, Kokkos::IndexType<std::int64_t>>(space, 0,
                                                                                                          pages),
         [=](const std::int64_t page) {
-          const std::size_t at = static_cast<std::size_t>(page) * touched_page_bytes;
-          base[at < bytes ? at : bytes - 1] = 0;
+          // page < ceil(bytes / touched_page_bytes), so the byte lies in the array.
+          base[static_cast<std::size_t>(page) * touched_page_bytes] = 0;
         });
     space.fence();
   } else {

@@ -44,7 +44,7 @@ auto run_part(const Space& space, const AIn& A, const BIn& B, const SpgemmOption
   auto plan = symbolic_impl<Types>(space, A, B, options, who, false, with_values ? &values : nullptr);
   if (with_values && values.data() == nullptr &&
       !plan.hybrid_ && (!plan.schedule_.hierarchical.used || plan.schedule_.colours.used)) {
-    values = allocate_view<typename Types::c_values>(space, "gustav::numeric::c_values", plan.nnz(), false);
+    values = allocate_result_view<typename Types::c_values>(space, "gustav::numeric::c_values", plan.nnz(), false);
     numeric_impl<Types>(space, plan, A, B, values, who, true);
   }
   return std::make_pair(plan, values);
@@ -196,13 +196,13 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
     auto h_row_map = Kokkos::create_mirror_view_and_copy(typename Types::memory_space(), hp.c_row_map_);
     auto h_entries = Kokkos::create_mirror_view_and_copy(typename Types::memory_space(), hp.c_entries_);
     plan.c_row_map_ =
-        allocate_view<typename Types::c_row_map>(space, "gustav::symbolic::c_row_map", A.num_rows + 1, true);
+        allocate_result_view<typename Types::c_row_map>(space, "gustav::symbolic::c_row_map", A.num_rows + 1, true);
     parts->merge = merge_structure(space, s, dp.c_row_map_, dp.c_entries_, h_row_map, h_entries, plan.c_row_map_,
                                    plan.c_entries_);
     if (with_values) {
       auto h_values = Kokkos::create_mirror_view_and_copy(typename Types::memory_space(), host_c_values);
-      *values = allocate_view<typename Types::c_values>(space, "gustav::numeric::c_values", plan.c_entries_.extent(0),
-                                                        false);
+      *values = allocate_result_view<typename Types::c_values>(space, "gustav::numeric::c_values",
+                                                               plan.c_entries_.extent(0), false);
       merge_values(space, s, parts->merge, dp.c_row_map_, device_c_values, h_values, plan.c_row_map_, *values);
     }
   }

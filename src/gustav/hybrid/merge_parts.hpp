@@ -122,7 +122,7 @@ MergePlan<typename CRowMap::device_type, typename CRowMap::value_type, typename 
           });
         });
   const std::int64_t nnz = counts_to_offsets(space, c_row_map, "gustav::hybrid::merge_scan");
-  c_entries = allocate_view<CEntries>(space, "gustav::symbolic::c_entries", nnz, false);
+  c_entries = allocate_result_view<CEntries>(space, "gustav::symbolic::c_entries", nnz, false);
   // Light rows: C_D's columns as they are.
   auto a_index = s.heavy_a_index;
   auto c_ent = c_entries;

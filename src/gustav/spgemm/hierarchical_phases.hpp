@@ -74,7 +74,8 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
   TempMemory temp, numeric_temp;
   temp.set_budget(plan.options_.memory_budget_bytes);
   numeric_temp.set_budget(plan.options_.memory_budget_bytes);
-  plan.c_row_map_ = allocate_view<typename Types::c_row_map>(space, "gustav::symbolic::c_row_map", A.num_rows + 1, trivial);
+  plan.c_row_map_ =
+      allocate_result_view<typename Types::c_row_map>(space, "gustav::symbolic::c_row_map", A.num_rows + 1, trivial);
   std::int64_t nnz = 0;
   if (trivial) {
     validate_csr(space, A, who, "A", check_values, plan.options_.validate_indices);
@@ -94,11 +95,11 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
   stats.nnz = nnz;
   stats.compressed = false;
   stats.compression_ratio = 1.0;
-  plan.c_entries_ = allocate_view<typename Types::c_entries>(space, "gustav::symbolic::c_entries", nnz, false);
+  plan.c_entries_ = allocate_result_view<typename Types::c_entries>(space, "gustav::symbolic::c_entries", nnz, false);
   const auto ops = operands_of<Types>(A, B);
   const ErrorFlag<Device> errors(schedule.errors.data());
   if (values) {
-    *values = allocate_view<typename Types::c_values>(space, "gustav::numeric::c_values", nnz, false);
+    *values = allocate_result_view<typename Types::c_values>(space, "gustav::numeric::c_values", nnz, false);
     RowWriter<ExecSpace, Types, RowOutput::values> out{plan.c_row_map_, plan.c_entries_, *values};
     stats.numeric_pool_bytes =
         write_rows_hierarchical<RowOutput::values>(space, schedule, ops, out, errors, "gustav::multiply", numeric_temp);

@@ -417,14 +417,15 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
 
   TempMemory temp;
   temp.set_budget(options.memory_budget_bytes);
-  plan.c_row_map_ = allocate_view<typename Types::c_row_map>(space, "gustav::symbolic::c_row_map", A.num_rows + 1, true);
+  plan.c_row_map_ =
+      allocate_result_view<typename Types::c_row_map>(space, "gustav::symbolic::c_row_map", A.num_rows + 1, true);
 
   const bool check = options.validate_indices;
   if (A.num_rows == 0 || A.nnz() == 0 || B.nnz() == 0) {
     validate_csr(space, A, who, "A", check_values, check);
     validate_csr(space, B, who, "B", check_values, check);
-    plan.c_entries_ = allocate_view<typename Types::c_entries>(space, "gustav::symbolic::c_entries", 0, false);
-    if (values) *values = allocate_view<typename Types::c_values>(space, "gustav::numeric::c_values", 0, false);
+    plan.c_entries_ = allocate_result_view<typename Types::c_entries>(space, "gustav::symbolic::c_entries", 0, false);
+    if (values) *values = allocate_result_view<typename Types::c_values>(space, "gustav::numeric::c_values", 0, false);
     plan_numeric<Types>(space, plan, mapping, B.num_cols, 1.0, Kokkos::View<std::int64_t*, Device>(), temp);
     stats.accumulator = "hash";
     stats.symbolic_peak_temp_bytes = temp.peak();
@@ -482,7 +483,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   }
   stats.nnz = nnz;
 
-  plan.c_entries_ = allocate_view<typename Types::c_entries>(space, "gustav::symbolic::c_entries", nnz, false);
+  plan.c_entries_ = allocate_result_view<typename Types::c_entries>(space, "gustav::symbolic::c_entries", nnz, false);
   stats.accumulator = dense_count ? "dense" : "hash";
   // gustav::multiply writes columns and values in one walk after counting
   // wherever the write pass's dense accumulator fits (its runs of the
@@ -517,7 +518,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
     // B goes first.
     plan.values_written_once_ = true;
     const std::int64_t max_nnz = max_row_nnz(space, plan.c_row_map_, A.num_rows);
-    *values = allocate_view<typename Types::c_values>(space, "gustav::numeric::c_values", nnz, false);
+    *values = allocate_result_view<typename Types::c_values>(space, "gustav::numeric::c_values", nnz, false);
     touch_pages_in_parallel(space, plan.c_entries_, "gustav::multiply::touch_c_entries");
     touch_pages_in_parallel(space, *values, "gustav::multiply::touch_c_values");
     numeric_temp.add_resident(view_bytes(products));
