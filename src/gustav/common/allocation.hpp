@@ -109,36 +109,65 @@ View allocate_result_view(const ExecSpace& space, const std::string& label, std:
 /// Bytes between page touches of touch_pages_in_parallel: the smallest page.
 constexpr std::size_t touched_page_bytes = 4096;
 
-/// Puts a fresh host array's pages in place with a statically scheduled
-/// loop, thread t touching one contiguous stretch, before a kernel with a
-/// dynamic schedule writes it. Threads that take rows in turn write
-/// neighbouring parts of the output, so each 2 MiB huge page of a fresh
-/// array was faulted by several of them at once, the others waiting while
-/// one had the kernel clear it. Sixteen threads of an Intel Xeon,
-/// 2026-11-29, `gustav multiply` totals (C's arrays first touched in
-/// parallel, then the write pass) in processes run in turn: lap3d:120 A*P
-/// 50.8, 48.7 -> 41.2, 38.2 ms (Kokkos Kernels' best 34.5 in the same
-/// session), lap3d:120 99.2, 88.6 -> 76.6, 78.3; er:1000000:8 and
-/// er:200000:4 within their spread. Where C is on small pages
-/// (result_huge_pages) the touch stays: two threads of a virtual machine
-/// that reports free pages, `gustav bench` one-shot totals with the touch
-/// and without it, lap2d:600:9 70, 74 against 74, 81 ms, the others level.
-/// The contents stay undefined; only
-/// arrays of at least huge_page_advice_bytes, on host spaces, are touched.
+/// Asks the kernel to fault [begin, begin + bytes) in for writing in one
+/// call (MADV_POPULATE_WRITE, Linux 5.14 on), without a trap per page;
+/// `begin` is page-aligned. False where it is not offered or did not
+/// complete (the caller then touches the pages itself).
+inline bool populate_for_writing(void* begin, std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+  return madvise(begin, bytes, MADV_POPULATE_WRITE) == 0;
+#else
+  (void)begin;
+  (void)bytes;
+  return false;
+#endif
+}
+
+/// Puts a fresh host array's pages in place before a kernel with a dynamic
+/// schedule writes it, each thread taking one contiguous stretch of pages.
+/// Threads that take rows in turn write neighbouring parts of the output,
+/// so each 2 MiB huge page of a fresh array was faulted by several of them
+/// at once, the others waiting while one had the kernel clear it. Sixteen
+/// threads of an Intel Xeon, 2026-11-29, `gustav multiply` totals (C's
+/// arrays first touched in parallel, a byte a page, then the write pass)
+/// in processes run in turn: lap3d:120 A*P 50.8, 48.7 -> 41.2, 38.2 ms
+/// (Kokkos Kernels' best 34.5 in the same session), lap3d:120 99.2, 88.6 ->
+/// 76.6, 78.3; er:1000000:8 and er:200000:4 within their spread.
+///
+/// A thread asks the kernel to populate its stretch in one call where it
+/// can, and writes a byte a page otherwise. On small pages each page's trap
+/// costs about as much as clearing it: two threads of a virtual machine,
+/// 72 MB faulted in 17 ms a byte a page and in 11-12 ms by populating each
+/// half; 200 MB of huge pages 8.9 against 8.7 ms. Where C is on small pages
+/// (result_huge_pages) the touch stays: `gustav bench` one-shot totals with
+/// a byte a page and without the touch, lap2d:600:9 70, 74 against 74, 81
+/// ms, the others level. The contents stay undefined; only arrays of at
+/// least huge_page_advice_bytes, on host spaces, are touched.
 template <class ExecSpace, class View>
 void touch_pages_in_parallel(const ExecSpace& space, const View& v, const char* label) {
   if constexpr (is_host_space<ExecSpace>()) {
     const std::size_t bytes = v.span() * sizeof(typename View::value_type);
     if (bytes < huge_page_advice_bytes) return;
-    auto* base = reinterpret_cast<unsigned char*>(v.data());
-    const auto pages = static_cast<std::int64_t>((bytes + touched_page_bytes - 1) / touched_page_bytes);
+    auto* const base = reinterpret_cast<unsigned char*>(v.data());
+    // Whole pages from the first page boundary in the array; the bytes
+    // before it share a page with whatever precedes the array.
+    const std::size_t lead = (touched_page_bytes - reinterpret_cast<std::uintptr_t>(base) % touched_page_bytes) %
+                             touched_page_bytes;
+    const auto pages = static_cast<std::int64_t>((bytes - lead) / touched_page_bytes);
+    const std::int64_t stretches = std::max<std::int64_t>(1, std::min<std::int64_t>(space.concurrency(), pages));
+    base[0] = 0;
+    base[bytes - 1] = 0;
     Kokkos::parallel_for(
         label,
-        Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, Kokkos::IndexType<std::int64_t>>(space, 0,
-                                                                                                         pages),
-        [=](const std::int64_t page) {
-          // page < ceil(bytes / touched_page_bytes), so the byte lies in the array.
-          base[static_cast<std::size_t>(page) * touched_page_bytes] = 0;
+        Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, Kokkos::IndexType<std::int64_t>>(
+            space, 0, stretches),
+        [=](const std::int64_t t) {
+          const std::int64_t first = pages * t / stretches;
+          const std::int64_t last = pages * (t + 1) / stretches;
+          unsigned char* const at = base + lead + static_cast<std::size_t>(first) * touched_page_bytes;
+          const std::size_t length = static_cast<std::size_t>(last - first) * touched_page_bytes;
+          if (length == 0 || populate_for_writing(at, length)) return;
+          for (std::size_t b = 0; b < length; b += touched_page_bytes) at[b] = 0;
         });
     space.fence();
   } else {
