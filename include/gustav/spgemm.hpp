@@ -85,7 +85,8 @@ auto multiply_for(const ExecSpace& space, const RefA& A, const RefB& B, const Sp
                                                to_input<typename T::b_input>(B), options, who, true, &values);
   if (values.data() == nullptr && !plan.hybrid_ &&
       (!plan.schedule_.hierarchical.used || plan.schedule_.colours.used)) {
-    values = allocate_result_view<typename T::types::c_values>(space, "gustav::numeric::c_values", plan.nnz(), false);
+    values = allocate_result_view_in_place<typename T::types::c_values>(space, "gustav::numeric::c_values",
+                                                                         plan.nnz());
     numeric_for(space, plan, A, B, values, who, true);
   }
   return std::make_pair(plan, values);
@@ -101,7 +102,7 @@ auto numeric_views(const ExecSpace& space, const Plan& plan, const RefA& A, cons
   C.num_cols = plan.num_cols();
   C.row_map = plan.row_map();
   C.entries = plan.entries();
-  C.values = allocate_result_view<decltype(C.values)>(space, "gustav::numeric::c_values", plan.nnz(), false);
+  C.values = allocate_result_view_in_place<decltype(C.values)>(space, "gustav::numeric::c_values", plan.nnz());
   numeric_for(space, plan, A, B, C.values, who, indices_checked);
   return C;
 }
@@ -115,7 +116,7 @@ auto numeric_matrix(const ExecSpace& space, const Plan& plan, const MatrixA& A, 
                                          typename MatrixA::device_type, void,
                                          std::remove_const_t<typename MatrixA::size_type>>;
   typename Matrix::values_type values =
-      allocate_result_view<typename Matrix::values_type>(space, "gustav::numeric::c_values", plan.nnz(), false);
+      allocate_result_view_in_place<typename Matrix::values_type>(space, "gustav::numeric::c_values", plan.nnz());
   numeric_for(space, plan, make_csr_ref(A), make_csr_ref(B), values, who, indices_checked);
   return Matrix("gustav::C", plan.num_rows(), plan.num_cols(), static_cast<typename Matrix::size_type>(plan.nnz()),
                 values, plan.row_map(), plan.entries());

@@ -177,6 +177,16 @@ void touch_pages_in_parallel(const ExecSpace& space, const View& v, const char* 
   }
 }
 
+/// allocate_result_view for an array of C that a dynamically scheduled
+/// pass writes next (the numeric phase's values): its pages are put in
+/// place first, as the one-shot product's are (touch_pages_in_parallel).
+template <class View, class ExecSpace>
+View allocate_result_view_in_place(const ExecSpace& space, const std::string& label, std::size_t n) {
+  View v = allocate_result_view<View>(space, label, n, false);
+  touch_pages_in_parallel(space, v, (label + "::touch").c_str());
+  return v;
+}
+
 /// Bytes held by a view.
 template <class View>
 std::size_t view_bytes(const View& v) {

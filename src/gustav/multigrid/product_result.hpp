@@ -46,8 +46,8 @@ struct ValuesOf<CsrViews<S, O, Z, Mem>> {
 template <class Result, class ExecSpace, class Plan>
 typename ValuesOf<Result>::type allocate_result_values(const ExecSpace& space, const Plan& plan,
                                                        const std::string& label) {
-  return allocate_result_view<typename ValuesOf<Result>::type>(space, label, static_cast<std::size_t>(plan.nnz()),
-                                                               false);
+  return allocate_result_view_in_place<typename ValuesOf<Result>::type>(space, label,
+                                                                       static_cast<std::size_t>(plan.nnz()));
 }
 
 /// Wraps the plan's structure and `values` as the result type.

@@ -495,7 +495,9 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   const bool ranked = write_pass_is_ranked<Types, ExecSpace, Source>(mapping, options, B.num_cols);
   const bool one_walk = values && write_pass_is_dense<Types, ExecSpace, Source>(mapping, options, B.num_cols, ranked);
   if (!one_walk) {
-    // Fill pass: C's column indices, sorted per row.
+    // Fill pass: C's column indices, sorted per row, into pages put in place
+    // first (touch_pages_in_parallel).
+    touch_pages_in_parallel(space, plan.c_entries_, "gustav::symbolic::touch_c_entries");
     std::int64_t max_sets = 0;
     Kokkos::parallel_reduce("gustav::symbolic::max_row_sets",
                             Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, A.num_rows),
