@@ -94,10 +94,7 @@ View allocate_view(const ExecSpace& space, const std::string& label, std::size_t
 /// the advice everywhere: they come back from the block cache still
 /// mapped, and a dense accumulator's scattered accesses need fewer TLB
 /// entries on huge pages.
-inline bool result_huge_pages() {
-  static const bool huge = !free_pages_reported_to_hypervisor();
-  return huge;
-}
+inline bool result_huge_pages() { return !free_pages_reported_to_hypervisor(); }
 
 /// allocate_view for an array of C, advised onto huge pages only where
 /// result_huge_pages() says so.

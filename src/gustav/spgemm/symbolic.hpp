@@ -483,7 +483,9 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   }
   stats.nnz = nnz;
 
-  plan.c_entries_ = allocate_result_view<typename Types::c_entries>(space, "gustav::symbolic::c_entries", nnz, false);
+  // Both ways on write C's columns from dynamically scheduled rows: their
+  // pages are put in place first (touch_pages_in_parallel).
+  plan.c_entries_ = allocate_result_view_in_place<typename Types::c_entries>(space, "gustav::symbolic::c_entries", nnz);
   stats.accumulator = dense_count ? "dense" : "hash";
   // gustav::multiply writes columns and values in one walk after counting
   // wherever the write pass's dense accumulator fits (its runs of the
@@ -495,9 +497,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   const bool ranked = write_pass_is_ranked<Types, ExecSpace, Source>(mapping, options, B.num_cols);
   const bool one_walk = values && write_pass_is_dense<Types, ExecSpace, Source>(mapping, options, B.num_cols, ranked);
   if (!one_walk) {
-    // Fill pass: C's column indices, sorted per row, into pages put in place
-    // first (touch_pages_in_parallel).
-    touch_pages_in_parallel(space, plan.c_entries_, "gustav::symbolic::touch_c_entries");
+    // Fill pass: C's column indices, sorted per row.
     std::int64_t max_sets = 0;
     Kokkos::parallel_reduce("gustav::symbolic::max_row_sets",
                             Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, A.num_rows),
@@ -520,9 +520,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
     // B goes first.
     plan.values_written_once_ = true;
     const std::int64_t max_nnz = max_row_nnz(space, plan.c_row_map_, A.num_rows);
-    *values = allocate_result_view<typename Types::c_values>(space, "gustav::numeric::c_values", nnz, false);
-    touch_pages_in_parallel(space, plan.c_entries_, "gustav::multiply::touch_c_entries");
-    touch_pages_in_parallel(space, *values, "gustav::multiply::touch_c_values");
+    *values = allocate_result_view_in_place<typename Types::c_values>(space, "gustav::numeric::c_values", nnz);
     numeric_temp.add_resident(view_bytes(products));
     if (source.compressed && ratio > write_runs_worthwhile_ratio) release_product_source(source, temp);
     if (source.compressed)

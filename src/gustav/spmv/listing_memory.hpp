@@ -89,6 +89,7 @@ class SpmvListingMemory {
     next_ = (next_ + 1) % kept;
   }
 
+  /// Drops what is remembered of `key`: its next call starts as a first one.
   void forget(const SpmvListingKey& key) {
     std::lock_guard<std::mutex> lock(mutex_);
     for (auto& e : entries_)
