@@ -305,5 +305,55 @@ TEST(MalformedCsrNumeric, ADecreasingRowMap) {
             "invalid_input: gustav::numeric: A has a decreasing row_map: row_map(2) = 1 < row_map(1) = 2");
 }
 
+// The thread-per-row numeric phase has no O(nnz) pass over its operands
+// before it: each of its walks (a position per column of B, hash tables,
+// ranked rows over a wide B) reads them defensively and the checks name the
+// fault afterwards. Each walk meets each fault in a row it reads.
+
+struct NumericWalk {
+  const char* name;
+  Accumulator accumulator;
+  int b_cols;
+};
+
+/// A (partner()) times B (3 x cols, one entry in the last column) under `walk`:
+/// the plan of the valid pair, then gustav::numeric on the pair with `edit`
+/// applied.
+template <class Edit>
+std::string walk_outcome(const NumericWalk& walk, const Edit& edit) {
+  RawCsr A = partner();
+  RawCsr B{3, walk.b_cols, {0, 2, 3, 4}, {0, walk.b_cols - 1, 1, 0}, {1.0, 2.0, 3.0, 4.0}};
+  SpgemmOptions options;
+  options.accumulator = walk.accumulator;
+  const auto plan = gustav::symbolic(TestSpace(), A.ref(), B.ref(), options);
+  edit(A, B);
+  return outcome([&] { gustav::numeric(TestSpace(), plan, A.ref(), B.ref()); });
+}
+
+TEST(MalformedCsrNumeric, EveryWalkNamesWhatItReads) {
+  // Three million columns: a position per column would pass the dense
+  // accumulator's limit, so the rows are ranked (on the CPU).
+  for (const NumericWalk walk : {NumericWalk{"positions", Accumulator::automatic, 3},
+                                 NumericWalk{"hash tables", Accumulator::hash, 3},
+                                 NumericWalk{"ranked", Accumulator::automatic, 3000000}}) {
+    SCOPED_TRACE(walk.name);
+    const std::string range = "outside [0, " + std::to_string(walk.b_cols) + ")";
+    EXPECT_EQ(walk_outcome(walk, [](RawCsr&, RawCsr&) {}), "no exception");
+    EXPECT_EQ(walk_outcome(walk, [](RawCsr&, RawCsr& B) { B.entries[3] = -1; }),
+              "invalid_input: gustav::numeric: B has column index -1 in row 2 (entry 3), " + range);
+    EXPECT_EQ(walk_outcome(walk, [&](RawCsr&, RawCsr& B) { B.entries[3] = walk.b_cols; }),
+              "invalid_input: gustav::numeric: B has column index " + std::to_string(walk.b_cols) +
+                  " in row 2 (entry 3), " + range);
+    EXPECT_EQ(walk_outcome(walk, [](RawCsr& A, RawCsr&) { A.entries[2] = 3; }),
+              "invalid_input: gustav::numeric: A has column index 3 in row 1 (entry 2), outside [0, 3)");
+    // Row 0 of B runs past B's entries.
+    EXPECT_EQ(walk_outcome(walk, [](RawCsr&, RawCsr& B) { B.row_map = {0, 9, 3, 4}; }),
+              "invalid_input: gustav::numeric: B has a decreasing row_map: row_map(2) = 3 < row_map(1) = 9");
+    // Row 0 of A runs past A's entries.
+    EXPECT_EQ(walk_outcome(walk, [](RawCsr& A, RawCsr&) { A.row_map = {0, 7, 3, 4}; }),
+              "invalid_input: gustav::numeric: A has a decreasing row_map: row_map(2) = 3 < row_map(1) = 7");
+  }
+}
+
 }  // namespace
 }  // namespace gustav::test

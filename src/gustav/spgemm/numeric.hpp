@@ -2,6 +2,7 @@
 /// The numeric phase: values of C = A*B into the structure a plan holds. Can
 /// run any number of times with new values in A and B.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <sstream>
 #include <string>
 
@@ -69,19 +70,27 @@ void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const 
   }
   // A structure that changed after the symbolic phase while keeping its shape
   // and nnz would make the kernels read outside B or C (the colouring
-  // phase's too: it indexes its arrays by B's columns), so numeric repeats
-  // the O(nnz) checks (unless the plan was made with validate_indices =
-  // false, or multiply's symbolic phase has just run them on the same views).
+  // phase's too: it indexes its arrays by B's columns). The colouring phase
+  // repeats the O(nnz) checks first (unless the plan was made with
+  // validate_indices = false, or multiply's symbolic phase has just run them
+  // on the same views); the thread-per-row passes check what they read
+  // (NumericPass), so only the O(1) checks run before them, and the O(nnz)
+  // ones name a fault the passes met. Where no pass runs (no products) or a
+  // tier walks long rows unchecked (long_rows.hpp), the checks run first.
   const bool full = plan.options_.validate_indices && !indices_checked;
-  validate_csr(space, A, who, "A", true, full);
-  validate_csr(space, B, who, "B", true, full && !same_structure(A, B));
+  const auto& schedule = plan.schedule_;
+  const bool passes_run = !schedule.binning.offsets.empty() && schedule.binning.offsets.back() != 0;
+  const bool checked_reads = !schedule.colours.used && passes_run &&
+                             std::none_of(schedule.tiers.begin(), schedule.tiers.end(),
+                                          [](const Tier& t) { return t.long_rows; });
+  validate_csr(space, A, who, "A", true, full && !checked_reads);
+  validate_csr(space, B, who, "B", true, full && !checked_reads && !same_structure(A, B));
   check_values_extent(plan, c_values, who);
-  if (plan.schedule_.colours.used) {
+  if (schedule.colours.used) {
     numeric_by_colour<Types>(space, plan, A, B, c_values, who);
     return;
   }
-  const auto& schedule = plan.schedule_;
-  if (schedule.binning.offsets.empty() || schedule.binning.offsets.back() == 0) return;
+  if (!passes_run) return;
 
   const Mapping mapping = choose_mapping(space, plan.options_);
   auto errors = make_error_flag<typename Types::device_type>(space, "gustav::numeric::errors");
@@ -105,6 +114,10 @@ void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const 
     pass.prefetch_limit = schedule.prefetch_limit;
     pass.ranked = schedule.ranked;
     pass.words = ceil_div<std::int64_t>(plan.b_cols_, 32);
+    pass.a_nnz = A.nnz();
+    pass.b_rows = B.num_rows;
+    pass.b_nnz = B.nnz();
+    pass.b_cols = B.num_cols;
     PoolSizing pools = schedule.pools;
     pool_bytes = launch_tiers(space, pass, schedule.tiers, schedule.binning, pools, "gustav::numeric", temp);
   };
@@ -113,7 +126,10 @@ void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const 
   } else {
     run(Concurrent{});
   }
-  raise_kernel_errors(space, errors, who);
+  int bits = 0;
+  space.fence();
+  Kokkos::deep_copy(bits, errors);
+  raise_phase_errors(space, bits, A, B, who, true);
   plan.stats_.numeric_pool_bytes = pool_bytes;
   plan.stats_.numeric_peak_temp_bytes = temp.peak();
 }

@@ -12,6 +12,13 @@
 /// CPUs, where the row of C is in cache anyway. The CPU's dense accumulator
 /// maps columns to positions directly, or, where B is too wide for that,
 /// by rank (ranked_dense_row).
+///
+/// The pass reads A and B defensively (checked_row, index_below): a row map
+/// that is broken where it is read, a column of A that is no row of B, or a
+/// column of B outside its columns raises error_bad_a or error_bad_b and is
+/// skipped, so the numeric phase needs no separate O(nnz) pass over the
+/// operands before it (that pass was a fifth of a repeat of lap3d:120's
+/// A * P on two threads); the caller names the fault afterwards.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
@@ -23,6 +30,7 @@
 #include "gustav/common/prefetch.hpp"
 #include "gustav/common/search.hpp"
 #include "gustav/common/launch.hpp"
+#include "gustav/spgemm/product_walk.hpp"
 #include "gustav/spgemm/row_context.hpp"
 
 namespace gustav::detail {
@@ -56,6 +64,22 @@ struct NumericPass {
   /// position per column of B; `words`: 32-column words over B's columns.
   bool ranked = false;
   std::int64_t words = 0;
+  /// The operands' extents for the defensive reads.
+  std::int64_t a_nnz = 0, b_rows = 0, b_nnz = 0, b_cols = 0;
+
+  /// Entries [b0, b1) of the row of B that entry j of A names, or an empty
+  /// range and the error bit where A's column or B's row map is malformed.
+  KOKKOS_INLINE_FUNCTION int b_range(std::int64_t j, std::int64_t& b0, std::int64_t& b1) const {
+    const std::int64_t k = static_cast<std::int64_t>(a_entries(j));
+    if (!index_below(k, b_rows)) {
+      b0 = b1 = 0;
+      return error_bad_a;
+    }
+    return checked_row(b_row_map, k, b_nnz, b0, b1) ? 0 : int(error_bad_b);
+  }
+  KOKKOS_INLINE_FUNCTION void raise(int bits) const {
+    if (bits) Kokkos::atomic_fetch_or(&errors(), bits);
+  }
 
   KOKKOS_INLINE_FUNCTION std::int64_t need(std::int64_t row) const {
     return static_cast<std::int64_t>(c_row_map(row + 1) - c_row_map(row));
@@ -156,14 +180,21 @@ struct NumericPass {
     team.team_barrier();
 
     if (row >= 0) {
-      Level::for_each_product(team, a_row_map, a_entries, b_row_map, row, [&](const auto j, const auto p) {
-        const int* q = map.find(b_entries(p));
-        if (q) {
-          Concurrency::add(acc + *q, Scalar(a_values(j) * b_values(p)));
-        } else {
-          Kokkos::atomic_fetch_or(&errors(), int(error_structure_changed));
-        }
-      }, rows_ahead(a_entries, prefetch_limit, b_row_map, b_entries, b_values));
+      std::int64_t a0, a1;
+      if (!checked_row(a_row_map, row, a_nnz, a0, a1)) raise(error_bad_a);
+      Level::for_each_range_product(
+          team, a0, a1, [&](const std::int64_t j, std::int64_t& b0, std::int64_t& b1) { raise(b_range(j, b0, b1)); },
+          [&](const std::int64_t j, const std::int64_t p) {
+            const Ordinal col = b_entries(p);
+            // A column outside B's would find an empty slot (its key is -1).
+            const int* q = index_below(col, b_cols) ? map.find(col) : nullptr;
+            if (q) {
+              Concurrency::add(acc + *q, Scalar(a_values(j) * b_values(p)));
+            } else {
+              raise(index_below(col, b_cols) ? error_structure_changed : error_bad_b);
+            }
+          },
+          checked_rows_ahead(a_entries, prefetch_limit, b_row_map, b_entries, b_values));
     }
     team.team_barrier();
     if (scratch_values) {
@@ -211,21 +242,41 @@ struct NumericPass {
 
   /// Adds every product of `row` into `acc` (C's row) at the position
   /// `locate(column)` gives, or, where that is negative (a column outside
-  /// the planned structure), reports the change.
+  /// the planned structure), reports the change. A's value is loaded once
+  /// per entry and B's arrays through local pointers: through the views, the
+  /// compiler reloaded both at every product (the store into C's row might
+  /// have changed them).
   template <class Locate>
   KOKKOS_INLINE_FUNCTION void add_row_products(std::int64_t row, Scalar* acc, const Locate& locate) const {
-    bool lost = false;
-    walk_row_products(a_row_map, a_entries, b_row_map, row,
-                      rows_ahead(a_entries, prefetch_limit, b_row_map, b_entries, b_values),
-                      [&](const auto j, const auto p) {
-                        const int q = locate(b_entries(p));
-                        if (q >= 0) {
-                          acc[q] += a_values(j) * b_values(p);
-                        } else {
-                          lost = true;
-                        }
-                      });
-    if (lost) Kokkos::atomic_fetch_or(&errors(), int(error_structure_changed));
+    std::int64_t a0, a1;
+    if (!checked_row(a_row_map, row, a_nnz, a0, a1)) {
+      raise(error_bad_a);
+      return;
+    }
+    const auto ahead = checked_rows_ahead(a_entries, prefetch_limit, b_row_map, b_entries, b_values);
+    const auto* const columns = b_entries.data();
+    const auto* const values = b_values.data();
+    int bits = 0;
+    for (std::int64_t j = a0; j < a1; ++j) {
+      ahead.at(j);
+      std::int64_t b0, b1;
+      bits |= b_range(j, b0, b1);
+      const Scalar a = a_values(j);
+      for (std::int64_t p = b0; p < b1; ++p) {
+        const Ordinal col = columns[p];
+        if (!index_below(col, b_cols)) {
+          bits |= error_bad_b;
+          continue;
+        }
+        const int q = locate(col);
+        if (q >= 0) {
+          acc[q] += a * values[p];
+        } else {
+          bits |= error_structure_changed;
+        }
+      }
+    }
+    raise(bits);
   }
 
   /// CPU dense accumulator: position of each column of B in the current row

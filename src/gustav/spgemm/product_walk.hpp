@@ -14,6 +14,27 @@
 
 namespace gustav::detail {
 
+/// Whether 0 <= i < n (one unsigned comparison).
+template <class I>
+KOKKOS_FORCEINLINE_FUNCTION bool index_below(I i, std::int64_t n) {
+  return static_cast<std::uint64_t>(static_cast<std::int64_t>(i)) < static_cast<std::uint64_t>(n);
+}
+
+/// Entries [begin, end) of row i of a row map over `nnz` entries, or false
+/// (and an empty range) where the row map is broken there: a row outside
+/// [0, nnz] or running backwards.
+template <class RowMap>
+KOKKOS_INLINE_FUNCTION bool checked_row(const RowMap& row_map, std::int64_t i, std::int64_t nnz,
+                                        std::int64_t& begin, std::int64_t& end) {
+  begin = static_cast<std::int64_t>(row_map(i));
+  end = static_cast<std::int64_t>(row_map(i + 1));
+  if (begin < 0 || begin > end || end > nnz) {
+    begin = end = 0;
+    return false;
+  }
+  return true;
+}
+
 template <class Types>
 struct ProductOperands {
   using Ordinal = typename Types::ordinal_type;
@@ -27,32 +48,18 @@ struct ProductOperands {
 
   /// Entries [begin, end) of row i of A, or false (and an empty range).
   KOKKOS_INLINE_FUNCTION bool a_row(std::int64_t i, std::int64_t& begin, std::int64_t& end) const {
-    begin = static_cast<std::int64_t>(a_row_map(i));
-    end = static_cast<std::int64_t>(a_row_map(i + 1));
-    if (begin < 0 || begin > end || end > a_nnz) {
-      begin = end = 0;
-      return false;
-    }
-    return true;
+    return checked_row(a_row_map, i, a_nnz, begin, end);
   }
   /// Entries [begin, end) of row k of B, or false (and an empty range) when
   /// k is no row of B or its row map is broken there.
   KOKKOS_INLINE_FUNCTION bool b_row(std::int64_t k, std::int64_t& begin, std::int64_t& end) const {
-    if (k < 0 || k >= b_rows) {
+    if (!index_below(k, b_rows)) {
       begin = end = 0;
       return false;
     }
-    begin = static_cast<std::int64_t>(b_row_map(k));
-    end = static_cast<std::int64_t>(b_row_map(k + 1));
-    if (begin < 0 || begin > end || end > b_nnz) {
-      begin = end = 0;
-      return false;
-    }
-    return true;
+    return checked_row(b_row_map, k, b_nnz, begin, end);
   }
-  KOKKOS_INLINE_FUNCTION bool column_ok(Ordinal c) const {
-    return static_cast<std::int64_t>(c) >= 0 && static_cast<std::int64_t>(c) < b_cols;
-  }
+  KOKKOS_INLINE_FUNCTION bool column_ok(Ordinal c) const { return index_below(c, b_cols); }
 };
 
 /// The products of row entries [a_begin, a_end) in walk order (A's entries

@@ -54,6 +54,21 @@ struct WorkerLevel {
                            [&](const auto p) { f(j, p); });
     }
   }
+
+  /// As for_each_product over A's entries [a_begin, a_end), the row of B of
+  /// entry j being [b0, b1) from b_range(j, b0, b1), which checks what it
+  /// reads (an empty range where A or B is malformed).
+  template <class Member, class BRange, class F, class Ahead = NoRowsAhead>
+  KOKKOS_INLINE_FUNCTION static void for_each_range_product(const Member& m, std::int64_t a_begin,
+                                                            std::int64_t a_end, const BRange& b_range, const F& f,
+                                                            const Ahead& ahead = {}) {
+    for (std::int64_t j = a_begin; j < a_end; ++j) {
+      ahead.at(j);
+      std::int64_t b0 = 0, b1 = 0;
+      b_range(j, b0, b1);
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, b0, b1), [&](const std::int64_t p) { f(j, p); });
+    }
+  }
 };
 
 struct TeamLevel {
@@ -91,6 +106,19 @@ struct TeamLevel {
                                Kokkos::ThreadVectorRange(m, b_row_map(k), b_row_map(k + 1)),
                                [&](const auto p) { f(j, p); });
                          });
+  }
+
+  /// As WorkerLevel's, with the team's workers taking different entries of A.
+  template <class Member, class BRange, class F, class Ahead = NoRowsAhead>
+  KOKKOS_INLINE_FUNCTION static void for_each_range_product(const Member& m, std::int64_t a_begin,
+                                                            std::int64_t a_end, const BRange& b_range, const F& f,
+                                                            const Ahead& ahead = {}) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, a_begin, a_end), [&](const std::int64_t j) {
+      ahead.at(j);
+      std::int64_t b0 = 0, b1 = 0;
+      b_range(j, b0, b1);
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, b0, b1), [&](const std::int64_t p) { f(j, p); });
+    });
   }
 };
 
