@@ -166,5 +166,68 @@ TYPED_TEST(SpgemmReuse, StructureChangeIsDetected) {
   }
 }
 
+// Rows of C that the plan left empty get no thread in the numeric phase:
+// products moved into them, with the shapes and nnz unchanged and every
+// other row left with a subset of its products, must still be caught. Each
+// way on every mapping and numeric phase a plan can take.
+TYPED_TEST(SpgemmReuse, ProductsMovedIntoEmptyRowsAreCaught) {
+  using Host = typename TestFixture::Host;
+  using O = typename TestFixture::O;
+  using Z = typename TestFixture::Z;
+  const std::int64_t n = 64;
+  // Row i of the matrix holds the columns `columns(i)`.
+  auto matrix = [&](auto columns) {
+    Host h;
+    h.num_rows = h.num_cols = static_cast<O>(n);
+    h.row_map.assign(1, 0);
+    for (std::int64_t i = 0; i < n; ++i) {
+      for (const std::int64_t c : columns(i)) {
+        h.entries.push_back(static_cast<O>(c));
+        h.values.push_back(typename TestFixture::S(1));
+      }
+      h.row_map.push_back(static_cast<Z>(h.entries.size()));
+    }
+    return h;
+  };
+  using Columns = std::vector<std::int64_t>;
+  // Even rows hold their own column and the next; odd rows are empty.
+  const Host pairs = matrix([](std::int64_t i) { return i % 2 == 0 ? Columns{i, i + 1} : Columns{}; });
+  // Every row holds its own column: the same nnz, a product in every row.
+  const Host identity = matrix([](std::int64_t i) { return Columns{i}; });
+  // One entry, in the last row or the first.
+  const Host last = matrix([](std::int64_t i) { return i == n - 1 ? Columns{0} : Columns{}; });
+  const Host first = matrix([](std::int64_t i) { return i == 0 ? Columns{0} : Columns{}; });
+  // One entry in row 5 of B, which `last` does not reach: C has no entry.
+  const Host unreached = matrix([](std::int64_t i) { return i == 5 ? Columns{5} : Columns{}; });
+  std::vector<SpgemmOptions> ways(4);
+  ways[1].cpu_mapping = CpuMapping::hierarchical;
+  ways[2].accumulator = Accumulator::mcr;
+  ways[3].validate_indices = false;
+  for (std::size_t w = 0; w < ways.size(); ++w) {
+    // A's entries move from even rows into the odd ones (B = I).
+    auto plan = TestFixture::Run::symbolic(this->device(pairs), this->device(identity), ways[w]);
+    EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(identity), this->device(identity)),
+                 gustav::plan_mismatch)
+        << "A changed, way " << w;
+    // B's entries move into rows of B that the odd rows of C came from
+    // (A = I, so C = B).
+    plan = TestFixture::Run::symbolic(this->device(identity), this->device(pairs), ways[w]);
+    EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(identity), this->device(identity)),
+                 gustav::plan_mismatch)
+        << "B changed, way " << w;
+    // C's one entry moves to another row, and the one left empty by it
+    // has no product to be caught by.
+    plan = TestFixture::Run::symbolic(this->device(last), this->device(identity), ways[w]);
+    EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(first), this->device(identity)),
+                 gustav::plan_mismatch)
+        << "the one entry moved, way " << w;
+    // C has no entry at all until B's entry moves into the row A reaches.
+    plan = TestFixture::Run::symbolic(this->device(last), this->device(unreached), ways[w]);
+    EXPECT_EQ(plan.nnz(), 0);
+    EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(last), this->device(first)), gustav::plan_mismatch)
+        << "an empty C gains an entry, way " << w;
+  }
+}
+
 }  // namespace
 }  // namespace gustav::test

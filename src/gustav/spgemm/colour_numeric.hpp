@@ -22,6 +22,7 @@
 #include "gustav/spgemm/kernel_errors.hpp"
 #include "gustav/spgemm/row_context.hpp"
 #include "gustav/team/levels.hpp"
+#include "gustav/validation/empty_rows_check.hpp"
 
 namespace gustav::detail {
 
@@ -81,7 +82,13 @@ void numeric_by_colour(const ExecSpace& space, const Plan& plan, const AIn& A, c
   using Offset = typename Types::c_offset_type;
   using Device = typename Types::device_type;
   const auto& s = plan.schedule_.colours;
-  if (plan.nnz() == 0) return;
+  if (plan.nnz() == 0) {
+    // No row to colour; a product that appeared since would be lost.
+    auto errors = make_error_flag<Device>(space, "gustav::numeric::errors");
+    check_empty_rows_stay_empty(space, plan.a_rows_, plan.c_row_map_, A, B, errors);
+    raise_kernel_errors(space, errors, who);
+    return;
+  }
   TempMemory temp;
   temp.set_budget(plan.options_.memory_budget_bytes);
   temp.add_resident(view_bytes(s.order) + view_bytes(s.slots));

@@ -25,6 +25,7 @@
 #include "gustav/spgemm/record_positions.hpp"
 #include "gustav/spgemm/sum_kept_products.hpp"
 #include "gustav/validation/check_operands.hpp"
+#include "gustav/validation/empty_rows_check.hpp"
 #include "gustav/validation/structure_fingerprint.hpp"
 #include "gustav/validation/validate_csr.hpp"
 
@@ -148,11 +149,18 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
                           const CValues& c_values, const char* who, bool indices_checked) {
   using Device = typename Types::device_type;
   const auto& schedule = plan.schedule_.hierarchical;
-  if (schedule.offsets.empty() || schedule.offsets.back() == 0) {
+  // Rows without products get no thread: products moved into them are
+  // caught by a check of their own (empty_rows_check.hpp).
+  const std::int64_t grouped = schedule.offsets.empty() ? 0 : schedule.offsets.back();
+  if (grouped == 0) {
     // No row has products (so C has no entries): only the checks remain.
     const bool full = plan.options_.validate_indices && !indices_checked;
     validate_csr(space, A, who, "A", true, full);
     validate_csr(space, B, who, "B", true, full);
+    const ErrorFlag<Device> errors(schedule.errors.data());
+    Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
+    check_empty_rows_stay_empty(space, plan.a_rows_, plan.c_row_map_, A, B, errors);
+    raise_phase_errors(space, read_flag(space, errors), A, B, who, true);
     return;
   }
   TempMemory temp;
@@ -191,6 +199,7 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
   } else {
     Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
     if (validate) check_operands(space, A, B, errors);
+    check_empty_rows_stay_empty(space, plan.a_rows_ - grouped, plan.c_row_map_, A, B, errors);
     RowWriter<ExecSpace, Types, RowOutput::reuse> out{plan.c_row_map_, plan.c_entries_, c_values};
     plan.stats_.numeric_pool_bytes =
         write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors, "gustav::numeric", temp);

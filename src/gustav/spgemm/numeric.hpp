@@ -15,6 +15,7 @@
 #include "gustav/spgemm/mapping.hpp"
 #include "gustav/spgemm/numeric_pass.hpp"
 #include "gustav/spgemm/tier_kernel.hpp"
+#include "gustav/validation/empty_rows_check.hpp"
 #include "gustav/validation/validate_csr.hpp"
 
 namespace gustav::detail {
@@ -90,10 +91,12 @@ void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const 
     numeric_by_colour<Types>(space, plan, A, B, c_values, who);
     return;
   }
-  if (!passes_run) return;
 
   const Mapping mapping = choose_mapping(space, plan.options_);
   auto errors = make_error_flag<typename Types::device_type>(space, "gustav::numeric::errors");
+  // Rows that had no products get no thread below: products moved into
+  // them are caught here (empty_rows_check.hpp).
+  check_empty_rows_stay_empty(space, schedule.binning.empty_rows, plan.c_row_map_, A, B, errors);
   TempMemory temp;
   temp.set_budget(plan.options_.memory_budget_bytes);
   temp.add_resident(view_bytes(schedule.binning.perm));
@@ -121,9 +124,10 @@ void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const 
     PoolSizing pools = schedule.pools;
     pool_bytes = launch_tiers(space, pass, schedule.tiers, schedule.binning, pools, "gustav::numeric", temp);
   };
-  if (mapping.one_thread_per_row) {
+  // Where no row has products the check above is all that runs.
+  if (passes_run && mapping.one_thread_per_row) {
     run(Exclusive{});
-  } else {
+  } else if (passes_run) {
     run(Concurrent{});
   }
   int bits = 0;
