@@ -70,12 +70,7 @@ struct NumericPass {
   /// Entries [b0, b1) of the row of B that entry j of A names, or an empty
   /// range and the error bit where A's column or B's row map is malformed.
   KOKKOS_INLINE_FUNCTION int b_range(std::int64_t j, std::int64_t& b0, std::int64_t& b1) const {
-    const std::int64_t k = static_cast<std::int64_t>(a_entries(j));
-    if (!index_below(k, b_rows)) {
-      b0 = b1 = 0;
-      return error_bad_a;
-    }
-    return checked_row(b_row_map, k, b_nnz, b0, b1) ? 0 : int(error_bad_b);
+    return checked_b_row(b_row_map, static_cast<std::int64_t>(a_entries(j)), b_rows, b_nnz, b0, b1);
   }
   KOKKOS_INLINE_FUNCTION void raise(int bits) const {
     if (bits) Kokkos::atomic_fetch_or(&errors(), bits);

@@ -35,6 +35,19 @@ KOKKOS_INLINE_FUNCTION bool checked_row(const RowMap& row_map, std::int64_t i, s
   return true;
 }
 
+/// Entries [begin, end) of row k of B, or 0 where they are sound; else an
+/// empty range and error_bad_a (k, a column of A, is no row of B) or
+/// error_bad_b (B's row map is broken there).
+template <class RowMap>
+KOKKOS_INLINE_FUNCTION int checked_b_row(const RowMap& b_row_map, std::int64_t k, std::int64_t b_rows,
+                                         std::int64_t b_nnz, std::int64_t& begin, std::int64_t& end) {
+  if (!index_below(k, b_rows)) {
+    begin = end = 0;
+    return error_bad_a;
+  }
+  return checked_row(b_row_map, k, b_nnz, begin, end) ? 0 : int(error_bad_b);
+}
+
 template <class Types>
 struct ProductOperands {
   using Ordinal = typename Types::ordinal_type;
@@ -53,11 +66,7 @@ struct ProductOperands {
   /// Entries [begin, end) of row k of B, or false (and an empty range) when
   /// k is no row of B or its row map is broken there.
   KOKKOS_INLINE_FUNCTION bool b_row(std::int64_t k, std::int64_t& begin, std::int64_t& end) const {
-    if (!index_below(k, b_rows)) {
-      begin = end = 0;
-      return false;
-    }
-    return checked_row(b_row_map, k, b_nnz, begin, end);
+    return checked_b_row(b_row_map, k, b_rows, b_nnz, begin, end) == 0;
   }
   KOKKOS_INLINE_FUNCTION bool column_ok(Ordinal c) const { return index_below(c, b_cols); }
 };

@@ -31,15 +31,9 @@ struct EmptyRowsStayEmpty {
     std::int64_t a0, a1;
     int bits = checked_row(a_row_map, i, a_nnz, a0, a1) ? 0 : int(error_bad_a);
     for (std::int64_t j = a0; j < a1; ++j) {
-      const std::int64_t k = static_cast<std::int64_t>(a_entries(j));
       std::int64_t b0, b1;
-      if (!index_below(k, b_rows)) {
-        bits |= error_bad_a;
-      } else if (!checked_row(b_row_map, k, b_nnz, b0, b1)) {
-        bits |= error_bad_b;
-      } else if (b1 > b0) {
-        bits |= error_structure_changed;
-      }
+      const int fault = checked_b_row(b_row_map, static_cast<std::int64_t>(a_entries(j)), b_rows, b_nnz, b0, b1);
+      bits |= fault ? fault : (b1 > b0 ? int(error_structure_changed) : 0);
     }
     if (bits) Kokkos::atomic_fetch_or(&errors(), static_cast<typename Flag::value_type>(bits));
   }
