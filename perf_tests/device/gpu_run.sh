@@ -10,6 +10,10 @@
 #   perf_tests/device/gpu_run.sh STEP [STEP...]
 #     info            the GPU, the clocks, and whether the binaries load
 #     tests           every CUDA unit test (gtest brief output)
+#     shards N F L    gtest shards F to L of N side by side on the one GPU,
+#                     each timed per test (the suite does not fit one call:
+#                     later calls take the next shards); prints each shard's
+#                     verdict, the failures and the twenty slowest tests
 #     memcheck FILTER compute-sanitizer memcheck over the tests FILTER selects
 #     racecheck FILTER compute-sanitizer racecheck (Kokkos' own top-level
 #                     reductions and scans excluded) over FILTER's tests
@@ -41,7 +45,7 @@ if [ -n "${GUSTAV_GPU_BIN:-}" ]; then
   tests=$unpacked/gustav_tests_cuda
 fi
 export OMP_PROC_BIND=${OMP_PROC_BIND:-false}
-steps="info tests memcheck racecheck bench cpubench spmv multiply"
+steps="info tests shards memcheck racecheck bench cpubench spmv multiply"
 limit=${GUSTAV_STEP_TIMEOUT:-300}
 
 run_step() {
@@ -60,6 +64,21 @@ run_step() {
       timeout "$limit" "$tests" --gtest_brief=1 > "$out/tests.log" 2>&1
       echo "exit $?"
       grep -E "^\[ differential|PASSED|FAILED|SKIPPED" "$out/tests.log" | tail -n 30
+      ;;
+    shards)
+      local total=${1:?shards N F L} first=${2:?shards N F L} last=${3:?shards N F L} k
+      for k in $(seq "$first" "$last"); do
+        ( GTEST_TOTAL_SHARDS=$total GTEST_SHARD_INDEX=$k timeout "$limit" "$tests" --gtest_print_time=1 \
+            > "$out/shard_$k.log" 2>&1; echo "exit $?" >> "$out/shard_$k.log" ) &
+      done
+      wait
+      for k in $(seq "$first" "$last"); do
+        echo "shard $k of $total: $(grep -E '^\[  PASSED  \]|^\[  FAILED  \] [0-9]|^exit' "$out/shard_$k.log" | tr '\n' ' ')"
+      done
+      grep -h "^\[  FAILED  \]" "$out"/shard_*.log | sort -u | head -n 30
+      grep -h "cases on" "$out"/shard_*.log | sort | uniq -c | head -n 20
+      grep -h -E "^\[       OK \] .* \([0-9]+ ms\)" "$out"/shard_*.log |
+        sed -E 's/^\[       OK \] (.*) \(([0-9]+) ms\)/\2 \1/' | sort -rn | head -n 20
       ;;
     memcheck)
       timeout "$limit" compute-sanitizer --tool memcheck --print-limit 20 "$tests" --gtest_brief=1 --gtest_filter="${1:-*}" \
