@@ -66,18 +66,21 @@ run_step() {
       grep -E "^\[ differential|PASSED|FAILED|SKIPPED" "$out/tests.log" | tail -n 30
       ;;
     shards)
-      local total=${1:?shards N F L} first=${2:?shards N F L} last=${3:?shards N F L} k
+      local total=${1:?shards N F L} first=${2:?shards N F L} last=${3:?shards N F L} k logs=()
+      # This step's logs only: an earlier shards step in the same folder
+      # (another N or range) leaves its own beside them.
       for k in $(seq "$first" "$last"); do
+        logs+=("$out/shard_${total}_$k.log")
         ( GTEST_TOTAL_SHARDS=$total GTEST_SHARD_INDEX=$k timeout "$limit" "$tests" --gtest_print_time=1 \
-            > "$out/shard_$k.log" 2>&1; echo "exit $?" >> "$out/shard_$k.log" ) &
+            > "${logs[-1]}" 2>&1; echo "exit $?" >> "${logs[-1]}" ) &
       done
       wait
       for k in $(seq "$first" "$last"); do
-        echo "shard $k of $total: $(grep -E '^\[  PASSED  \]|^\[  FAILED  \] [0-9]|^exit' "$out/shard_$k.log" | tr '\n' ' ')"
+        echo "shard $k of $total: $(grep -E '^\[  PASSED  \]|^\[  FAILED  \] [0-9]|^exit' "$out/shard_${total}_$k.log" | tr '\n' ' ')"
       done
-      grep -h "^\[  FAILED  \]" "$out"/shard_*.log | sort -u | head -n 30
-      grep -h "cases on" "$out"/shard_*.log | sort | uniq -c | head -n 20
-      grep -h -E "^\[       OK \] .* \([0-9]+ ms\)" "$out"/shard_*.log |
+      grep -h "^\[  FAILED  \]" "${logs[@]}" | sort -u | head -n 30
+      grep -h "cases on" "${logs[@]}" | sort | uniq -c | head -n 20
+      grep -h -E "^\[       OK \] .* \([0-9]+ ms\)" "${logs[@]}" |
         sed -E 's/^\[       OK \] (.*) \(([0-9]+) ms\)/\2 \1/' | sort -rn | head -n 20
       ;;
     memcheck)
