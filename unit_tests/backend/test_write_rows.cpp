@@ -47,6 +47,15 @@ class WriteRows : public SpgemmTest<C> {
         [&](std::int64_t k, std::int64_t t, Rng&) { return (k * stride) % (cols - run) + t; });
   }
 
+  /// B whose row k holds `run` neighbouring columns in descending order,
+  /// from the top of the width down by k * stride: each row of A that
+  /// streams through it meets its columns from the highest to the lowest.
+  Host descending(std::int64_t rows, std::int64_t cols, std::int64_t stride, std::int64_t run, std::uint64_t seed) {
+    return built(
+        rows, cols, seed, [&](std::int64_t) { return run; },
+        [&](std::int64_t k, std::int64_t t, Rng&) { return (cols - run) - (k * stride) % (cols - run) + (run - 1 - t); });
+  }
+
   /// A of random columns (repeated, unsorted) whose row r has r % 81
   /// entries: each length from none to 80, three times over.
   Host rows_of_every_length(std::int64_t cols, std::uint64_t seed) {
@@ -64,13 +73,15 @@ class WriteRows : public SpgemmTest<C> {
   }
 
   /// Multiplies, checks against the reference, and expects the write pass
-  /// to have kept its rows as `expected` says.
-  void expect_write_rows(const Host& A, const Host& B, const SpgemmOptions& options, const std::string& expected) {
+  /// to have kept its rows as `expected` says; returns the statistics.
+  SpgemmStats expect_write_rows(const Host& A, const Host& B, const SpgemmOptions& options,
+                                const std::string& expected) {
     SpgemmStats stats;
     const auto product = UnderTest<C>::multiply(this->device(A), this->device(B), options, stats);
     this->space.fence();
     EXPECT_EQ(stats.write_rows, expected);
     EXPECT_TRUE(matches_reference<S>(to_host_csr<S, O, Z>(product), reference_multiply(A, B), options.sort_rows));
+    return stats;
   }
 };
 TYPED_TEST_SUITE(WriteRows, AllConfigs, ConfigNames);
@@ -125,20 +136,24 @@ TYPED_TEST(WriteRows, RowsAreRankedWhereValuesPerColumnDoNotFit) {
 // so A streams through B (a stencil's pattern) and the count and write
 // passes test whether a column is new before setting it: with B compressed
 // (runs of columns mark the count's bitmap) and not, over a band of B and
-// over runs far apart.
+// over runs far apart. Rows of C of at most 16 entries over an uncompressed
+// B are listed as their columns come and sorted after: the band's 11 (in
+// nearly the right order) and the descending runs' 14 (in reverse order);
+// the runs far apart make 28 and take the bitmap.
 TYPED_TEST(WriteRows, RowsOfAStreamingThroughBMatchTheReference) {
   if (!test_space_is_host) GTEST_SKIP() << "the write pass runs on the CPU's thread-per-row mapping";
   const auto A = this->strided(3000, 3000, 1, 7, 90);
   const auto band = this->strided(3000, 3000, 1, 5, 91);
   const auto apart = this->strided(3000, 50000, 13, 4, 92);
+  const auto reversed = this->descending(3000, 50000, 3, 2, 93);
   for (const auto compression : {Compression::never, Compression::always}) {
     SCOPED_TRACE(compression == Compression::never ? "B not compressed" : "B compressed");
     SpgemmOptions options;
     options.compression = compression;
-    this->expect_write_rows(A, band, options, "dense");
-    this->expect_write_rows(A, apart, options, "dense");
-    EXPECT_TRUE(this->plan_matches(A, band, options));
-    EXPECT_TRUE(this->plan_matches(A, apart, options));
+    for (const auto* B : {&band, &apart, &reversed}) {
+      this->expect_write_rows(A, *B, options, "dense");
+      EXPECT_TRUE(this->plan_matches(A, *B, options));
+    }
   }
 }
 
@@ -161,6 +176,29 @@ TYPED_TEST(WriteRows, RowsOfFewProductsAreSortedAndSummed) {
         this->expect_write_rows(A, B, options, "dense");
       }
     }
+}
+
+// Where every row has at most 64 products (and A does not stream through
+// B), no row takes the dense accumulator, so the pass's pool is a few bytes
+// a thread instead of a value per column of B; one row of 72 products
+// brings the accumulator back.
+TYPED_TEST(WriteRows, RowsOfFewProductsOnlyTakeNoAccumulator) {
+  if (!test_space_is_host) GTEST_SKIP() << "the write pass runs on the CPU's thread-per-row mapping";
+  const std::int64_t inner = 900, cols = 200000;
+  const auto A = this->fixed_rows(2000, inner, 8, 110);
+  const auto B = this->fixed_rows(inner, cols, 8, 111);
+  auto one_longer = A;
+  // Row 0 names one more row of B: 72 products.
+  one_longer.entries.insert(one_longer.entries.begin(), one_longer.entries.front());
+  one_longer.values.insert(one_longer.values.begin(), one_longer.values.front());
+  for (std::size_t r = 1; r < one_longer.row_map.size(); ++r) one_longer.row_map[r] += 1;
+  using S = typename TestFixture::S;
+  const SpgemmStats few = this->expect_write_rows(A, B, {}, "dense");
+  const SpgemmStats longer = this->expect_write_rows(one_longer, B, {}, "dense");
+  EXPECT_EQ(few.max_row_products, 64);
+  EXPECT_EQ(longer.max_row_products, 72);
+  EXPECT_LT(few.numeric_pool_bytes, static_cast<std::size_t>(cols));
+  EXPECT_GE(longer.numeric_pool_bytes, static_cast<std::size_t>(cols) * sizeof(S));
 }
 
 // A plan made by gustav::symbolic holds C's structure before any value, so

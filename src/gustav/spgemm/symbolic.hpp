@@ -167,8 +167,21 @@ std::int64_t plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& map
 
 /// Whether the write pass would get its dense accumulator (it has no other).
 template <class Types, class ExecSpace, class Source>
-bool write_pass_is_dense(const Mapping& mapping, const SpgemmOptions& options, std::int64_t b_cols, bool ranked) {
-  return dense_allowed(mapping, options, WritePass<ExecSpace, Types, Source>::dense_bytes(b_cols, ranked));
+bool write_pass_is_dense(const Mapping& mapping, const SpgemmOptions& options, std::int64_t b_cols, bool ranked,
+                         bool listing) {
+  return dense_allowed(mapping, options, WritePass<ExecSpace, Types, Source>::dense_bytes(b_cols, ranked, listing));
+}
+
+/// Whether the write pass may list its short rows (write_pass.hpp:
+/// listed_row): where A streams through B, the pass reads B's own entries
+/// (B's runs are not kept for it), and a flag per column still fits beside
+/// the values (a flag is 1 byte per column: B's width may not pass the
+/// dense accumulator's limit for it, lap3d:100's million columns among
+/// them, so listing is left out there rather than rows ranked).
+template <class Types, class ExecSpace, class Source>
+bool write_pass_lists(const Mapping& mapping, const SpgemmOptions& options, std::int64_t b_cols, bool streams,
+                      bool b_runs_kept) {
+  return streams && !b_runs_kept && write_pass_is_dense<Types, ExecSpace, Source>(mapping, options, b_cols, false, true);
 }
 
 /// Whether the write pass ranks its rows (write_pass.hpp) rather than sum
@@ -188,7 +201,7 @@ bool write_pass_is_dense(const Mapping& mapping, const SpgemmOptions& options, s
 template <class Types, class ExecSpace, class Source>
 bool write_pass_is_ranked(const Mapping& mapping, const SpgemmOptions& options, std::int64_t b_cols) {
   return b_cols < (std::int64_t(1) << 32) &&
-         !write_pass_is_dense<Types, ExecSpace, Source>(mapping, options, b_cols, false);
+         !write_pass_is_dense<Types, ExecSpace, Source>(mapping, options, b_cols, false, false);
 }
 
 /// gustav::multiply on the thread-per-row mapping: every row's columns and
@@ -197,7 +210,7 @@ bool write_pass_is_ranked(const Mapping& mapping, const SpgemmOptions& options, 
 template <class Types, class ExecSpace, class AIn, class BIn, class Source, class Plan, class ProductsView>
 std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, const BIn& B, const Source& source,
                                       Plan& plan, const Mapping& mapping, const ProductsView& products,
-                                      std::int64_t max_nnz, bool ranked,
+                                      std::int64_t max_nnz, std::int64_t max_products, bool ranked, bool listing,
                                       const typename Types::c_values& values, TempMemory& temp,
                                       std::vector<BinUse>& uses) {
   using Pass = WritePass<ExecSpace, Types, Source>;
@@ -207,7 +220,7 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   r.row_bytes = [](int log2) { return Pass::region_bytes(log2, 0); };
   r.spill_row_bytes = r.row_bytes;
   r.max_need = max_nnz;
-  const auto tiers = tiers_for(mapping, r, plan.options_, Pass::dense_bytes(B.num_cols, ranked));
+  const auto tiers = tiers_for(mapping, r, plan.options_, Pass::dense_bytes(B.num_cols, ranked, listing));
   // The dense accumulator is the only tier (write_pass_is_dense): every row
   // in order, no binning.
   if (tiers.size() != 1 || !tiers.front().dense)
@@ -232,9 +245,17 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   pass.bitmap_words = ceil_div<std::int64_t>(B.num_cols, std::int64_t(1) << column_set_shift);
   pass.prefetch_limit = plan.schedule_.prefetch_limit;
   pass.ranked = ranked;
+  pass.listing = listing;
+  pass.sorted_rows_only = pass.sorts_short_rows() && max_products <= Pass::sorted_row_products_max;
   PoolSizing pools;
   pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(r.max_need, r.max_load));
-  pools.dense_chunk_bytes = Pass::dense_bytes(B.num_cols, ranked);
+  // Sorted rows only: no chunk is carved, so none is cleared either. The
+  // H200 machine's 16 host threads, 2026-12-02, two `gustav bench`
+  // processes of each tool in turn, one-shot ms: er:1000000:2 29.6, 26.6 ->
+  // 23.8, 22.2 (16 chunks of 8 MB cleared before), er:1000000:8 (64
+  // products every row) 255.8, 251.4 -> 226.2, 227.7, er:200000:4 13.6,
+  // 12.4 -> 11.1, 11.6.
+  pools.dense_chunk_bytes = pass.sorted_rows_only ? 16 : Pass::dense_bytes(B.num_cols, ranked, listing);
   const std::size_t pool_bytes = launch_tiers(space, pass, tiers, binning, pools, "gustav::multiply", temp);
   raise_kernel_errors(space, errors, "gustav::multiply");
   return pool_bytes;
@@ -503,7 +524,11 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   // gustav::multiply runs the numeric phase after.
   using Source = decltype(source);
   const bool ranked = write_pass_is_ranked<Types, ExecSpace, Source>(mapping, options, B.num_cols);
-  const bool one_walk = values && write_pass_is_dense<Types, ExecSpace, Source>(mapping, options, B.num_cols, ranked);
+  const bool b_runs_kept = source.compressed && ratio <= write_runs_worthwhile_ratio;
+  const bool listing = !ranked && write_pass_lists<Types, ExecSpace, Source>(
+                                      mapping, options, B.num_cols, plan.schedule_.prefetch_limit == 0, b_runs_kept);
+  const bool one_walk =
+      values && write_pass_is_dense<Types, ExecSpace, Source>(mapping, options, B.num_cols, ranked, listing);
   if (!one_walk) {
     // Fill pass: C's column indices, sorted per row.
     std::int64_t max_sets = 0;
@@ -530,11 +555,13 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
     const std::int64_t max_nnz = max_row_nnz(space, plan.c_row_map_, A.num_rows);
     *values = allocate_result_view_in_place<typename Types::c_values>(space, "gustav::numeric::c_values", nnz);
     numeric_temp.add_resident(view_bytes(products));
-    if (source.compressed && ratio > write_runs_worthwhile_ratio) release_product_source(source, temp);
+    if (source.compressed && !b_runs_kept) release_product_source(source, temp);
     if (source.compressed)
       numeric_temp.add_resident(view_bytes(source.row_map) + view_bytes(source.keys) + view_bytes(source.masks));
     stats.numeric_pool_bytes = write_rows_thread_per_row<Types>(space, A, B, source, plan, mapping, products, max_nnz,
-                                                                ranked, *values, numeric_temp, stats.numeric_bins);
+                                                                totals.max_products, ranked, listing, *values,
+                                                                numeric_temp,
+                                                                stats.numeric_bins);
     release_product_source(source, temp);
   } else {
     release_product_source(source, temp);

@@ -19,7 +19,9 @@
 /// whether a column is new, except where most are not or where A streams
 /// through B (the pattern then repeats from row to row). Rows of at most 64
 /// products that do not stream skip the accumulator: their products are
-/// sorted by a network and summed in runs (sorted_row).
+/// sorted by a network and summed in runs (sorted_row). Short rows of C that
+/// do stream through an uncompressed B are listed in C as their columns
+/// come, by a flag per column, and then sorted in place (listed_row).
 ///
 /// Where a value per column of B would not fit (B with millions of
 /// columns: 32 MB a thread for lap2d:2000:9), the row is ranked instead: a
@@ -108,17 +110,31 @@ struct WritePass {
   /// that position plus the word's bits below its column.
   bool ranked = false;
 
+  /// Every row has at most sorted_row_products_max products and
+  /// sorts_short_rows() holds, so no row takes the dense accumulator
+  /// (symbolic.hpp gives the pass chunks of a few bytes then: uniform random
+  /// rows of few products over a million columns had 8 MB a thread cleared
+  /// for nothing on every call).
+  bool sorted_rows_only = false;
+
+  /// Short rows may be listed (listed_row): A streams through B, the pass
+  /// reads B's own entries, and the accumulator has a flag per column
+  /// (symbolic.hpp: write_pass_lists).
+  bool listing = false;
+
   /// The dense accumulator: a bitmap over B's columns, the list of its
   /// words the row has set (one slot spare: the walk writes a slot before it
-  /// knows whether to keep it), and either a value per column or, ranked, a
-  /// word's first position in C's row (high half) and its bits (low half).
+  /// knows whether to keep it), and either a value per column (and,
+  /// listing, a flag per column) or, ranked, a word's first position in C's
+  /// row (high half) and its bits (low half).
   struct Dense {
     LeveledBitmap bitmap;
     Ordinal* touched;
     Scalar* values = nullptr;
     std::uint64_t* ranks = nullptr;
+    bool* seen = nullptr;
   };
-  KOKKOS_FORCEINLINE_FUNCTION static Dense dense_layout(Carver& c, std::int64_t words, bool ranked) {
+  KOKKOS_FORCEINLINE_FUNCTION static Dense dense_layout(Carver& c, std::int64_t words, bool ranked, bool listing) {
     Dense d;
     d.bitmap = LeveledBitmap::carve(c, words);
     d.touched = c.take<Ordinal>(words + 1);
@@ -126,14 +142,16 @@ struct WritePass {
       d.ranks = c.take<std::uint64_t>(words);
     } else {
       d.values = c.take<Scalar>(words << column_set_shift);
+      if (listing) d.seen = c.take<bool>(words << column_set_shift);
     }
     return d;
   }
-  /// Dense accumulator bytes: a value per column (ranked: 8 bytes per 32
-  /// columns), a little over a bit and a word index per 32 columns.
-  static std::size_t dense_bytes(std::int64_t b_cols, bool ranked) {
+  /// Dense accumulator bytes: a value per column and, listing, a flag
+  /// (ranked: 8 bytes per 32 columns), a little over a bit and a word index
+  /// per 32 columns.
+  static std::size_t dense_bytes(std::int64_t b_cols, bool ranked, bool listing) {
     Carver c(nullptr);
-    dense_layout(c, ceil_div<std::int64_t>(b_cols, std::int64_t(1) << column_set_shift), ranked);
+    dense_layout(c, ceil_div<std::int64_t>(b_cols, std::int64_t(1) << column_set_shift), ranked, listing);
     return c.used();
   }
 
@@ -179,8 +197,14 @@ struct WritePass {
       sorted_row(row, start, end);
       return;
     }
+    if (sorted_rows_only) {
+      // A row the analysis did not count this long (a structure changed
+      // under the call): the chunk holds no accumulator.
+      Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
+      return;
+    }
     Carver c(ctx.chunk);
-    const Dense d = dense_layout(c, bitmap_words, ranked);
+    const Dense d = dense_layout(c, bitmap_words, ranked, listing);
     if (ranked) {
       ranked_row(d, row, start, end);
     } else {
@@ -236,6 +260,10 @@ struct WritePass {
   KOKKOS_INLINE_FUNCTION void summed_row(const Dense& d, std::int64_t row, std::int64_t start,
                                          std::int64_t end) const {
     std::int64_t set_words = 0;
+    if (lists_row(end - start)) {
+      listed_row(d, row, start, end);
+      return;
+    }
     if (source.compressed) {
       // Each run of a row of B marks its word once, and B's own entries
       // only add values: products of neighbouring columns would otherwise
@@ -298,6 +326,64 @@ struct WritePass {
       }
     });
     if (out != end) Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
+  }
+
+  /// Rows of A streaming through an uncompressed B whose row of C has at
+  /// most this many entries are listed (listed_row) rather than marked in
+  /// the bitmap. Two threads of an Intel Xeon, 2026-12-02, `gustav
+  /// multiply --kernel-times` in processes run in turn: lap3d:60's A * P
+  /// (9.6 entries a row of C) write pass 12.2-12.6 -> 9.0-10.2 ms, one-shot
+  /// 21.0-22.5 -> 18.4-19.3; lap3d:60 (25 a row, none listed at 16),
+  /// band:200000:5, lap2d:600:9 and brick:16's A * P within their spread.
+  /// Listing every row up to 32 entries (lap3d:60's rows among them) was
+  /// level with 16 on those products; 16 keeps the sort an insertion sort.
+  static constexpr std::int64_t listed_row_entries_max = 16;
+  KOKKOS_INLINE_FUNCTION bool lists_row(std::int64_t entries) const {
+    return listing && !source.compressed && a_streams_through_b() && entries <= listed_row_entries_max;
+  }
+
+  /// A short row of a streaming A, summed as Kokkos Kernels' dense
+  /// accumulator does: a flag per column says whether the column is new,
+  /// a new one goes straight into C's row in the order it comes, and its
+  /// value is summed over B's columns. The row is then put in column order
+  /// by an insertion sort (its columns come nearly in order, A's and B's
+  /// rows being sorted) and its values read out and cleared in that order.
+  /// Against the bitmap of summed_row it stores no word shared by
+  /// neighbouring columns (each bit's store waiting on the one before) and
+  /// needs no list of set words to put in order. The flags are `bool`, not
+  /// a character type, so that their stores are not taken to alias the
+  /// pass's own pointers (which the loop would otherwise reload each time).
+  KOKKOS_INLINE_FUNCTION void listed_row(const Dense& d, std::int64_t row, std::int64_t start,
+                                         std::int64_t end) const {
+    std::int64_t out = start;
+    for_each_product(row, [&](const auto j, const auto p) {
+      const Ordinal col = b_entries(p);
+      if (!d.seen[col]) {
+        d.seen[col] = true;
+        if (out < end) c_entries(out) = col;
+        ++out;
+      }
+      d.values[col] += a_values(j) * b_values(p);
+    });
+    if (out != end) {
+      // The count disagrees (a structure changed under the call): the
+      // columns past the row's end were not listed, so every product's
+      // column is cleared here, leaving the accumulator clean for the
+      // thread's next row and the next call.
+      for_each_product(row, [&](const auto, const auto p) {
+        d.seen[b_entries(p)] = false;
+        d.values[b_entries(p)] = Scalar(0);
+      });
+      Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
+      return;
+    }
+    insertion_sort_pairs(c_entries.data() + start, static_cast<int*>(nullptr), end - start);
+    for (std::int64_t q = start; q < end; ++q) {
+      const Ordinal col = c_entries(q);
+      c_values(q) = d.values[col];
+      d.values[col] = Scalar(0);
+      d.seen[col] = false;
+    }
   }
 
   /// Marks the row's columns, writes them out in order with zero values,
