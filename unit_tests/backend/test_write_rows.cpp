@@ -158,33 +158,39 @@ TYPED_TEST(WriteRows, RowsOfAStreamingThroughBMatchTheReference) {
 }
 
 // Random rows of at most 64 products are sorted by a network padded to 8,
-// 16, 32 or 64 keys, longer ones summed: rows of every product count from
-// none to 80 (one entry per row of B) and to 160 (two), each size's edges
-// among them; over 20 columns most products repeat a column (the sorted
-// runs are summed), over 200,000 few do.
+// 16, 32 or 64 keys where a value per column of B passes a mebibyte, longer
+// ones summed: rows of every product count from none to 80 (one entry per
+// row of B) and to 160 (two), each size's edges among them. B has 400,000
+// columns (sorted rows) or 20,000 (every row summed in the accumulator); with
+// its entries spread over 20 columns most products repeat a column (the
+// sorted runs are summed), over all of them few do.
 TYPED_TEST(WriteRows, RowsOfFewProductsAreSortedAndSummed) {
   if (!test_space_is_host) GTEST_SKIP() << "the write pass runs on the CPU's thread-per-row mapping";
   const std::int64_t inner = 700;
   const auto A = this->rows_of_every_length(inner, 100);
-  for (const std::int64_t cols : {std::int64_t(20), std::int64_t(200000)})
-    for (const std::int64_t per_row : {std::int64_t(1), std::int64_t(2)}) {
-      SCOPED_TRACE(std::to_string(cols) + " columns, " + std::to_string(per_row) + " a row of B");
-      const auto B = this->fixed_rows(inner, cols, per_row, 101 + static_cast<std::uint64_t>(cols + per_row));
-      for (const bool sorted : {true, false}) {
-        SpgemmOptions options;
-        options.sort_rows = sorted;
-        this->expect_write_rows(A, B, options, "dense");
+  for (const std::int64_t cols : {std::int64_t(20000), std::int64_t(400000)})
+    for (const std::int64_t spread : {std::int64_t(20), cols})
+      for (const std::int64_t per_row : {std::int64_t(1), std::int64_t(2)}) {
+        SCOPED_TRACE(std::to_string(cols) + " columns, entries over " + std::to_string(spread) + ", " +
+                     std::to_string(per_row) + " a row of B");
+        const auto B = this->built(
+            inner, cols, 101 + static_cast<std::uint64_t>(spread + per_row), [&](std::int64_t) { return per_row; },
+            [&](std::int64_t, std::int64_t, Rng& rng) { return rng.below(spread); });
+        for (const bool sorted : {true, false}) {
+          SpgemmOptions options;
+          options.sort_rows = sorted;
+          this->expect_write_rows(A, B, options, "dense");
+        }
       }
-    }
 }
 
 // Where every row has at most 64 products (and A does not stream through
-// B), no row takes the dense accumulator, so the pass's pool is a few bytes
-// a thread instead of a value per column of B; one row of 72 products
-// brings the accumulator back.
+// B, whose value per column passes a mebibyte), no row takes the dense
+// accumulator, so the pass's pool is a few bytes a thread instead of a
+// value per column of B; one row of 72 products brings the accumulator back.
 TYPED_TEST(WriteRows, RowsOfFewProductsOnlyTakeNoAccumulator) {
   if (!test_space_is_host) GTEST_SKIP() << "the write pass runs on the CPU's thread-per-row mapping";
-  const std::int64_t inner = 900, cols = 200000;
+  const std::int64_t inner = 900, cols = 400000;
   const auto A = this->fixed_rows(2000, inner, 8, 110);
   const auto B = this->fixed_rows(inner, cols, 8, 111);
   auto one_longer = A;

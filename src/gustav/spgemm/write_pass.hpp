@@ -18,8 +18,9 @@
 /// summary levels otherwise; no branch in the walk itself depends on
 /// whether a column is new, except where most are not or where A streams
 /// through B (the pattern then repeats from row to row). Rows of at most 64
-/// products that do not stream skip the accumulator: their products are
-/// sorted by a network and summed in runs (sorted_row). Short rows of C that
+/// products that do not stream, over a B whose value per column passes a
+/// mebibyte, skip the accumulator: their products are sorted by a network
+/// and summed in runs (sorted_row). Short rows of C that
 /// do stream through an uncompressed B are listed in C as their columns
 /// come, by a flag per column, and then sorted in place (listed_row).
 ///
@@ -92,8 +93,19 @@ struct WritePass {
   /// in cache (two threads of an AMD EPYC, 2026-11-29: lap3d:80's A * P
   /// write pass 22-26 ms dense, 63-79 sorted).
   KOKKOS_INLINE_FUNCTION bool sorts_short_rows() const {
-    return !a_streams_through_b() && (bitmap_words << column_set_shift) <= (std::int64_t(1) << 32);
+    const std::int64_t columns = bitmap_words << column_set_shift;
+    return !a_streams_through_b() && columns <= (std::int64_t(1) << 32) &&
+           columns * static_cast<std::int64_t>(sizeof(Scalar)) > sorted_rows_value_bytes_min;
   }
+  /// Rows are sorted only where the value per column of B passes this many
+  /// bytes: below it the dense accumulator stays in cache and costs less
+  /// than the network. Two threads of an Intel Xeon (2 MiB of L2 a core),
+  /// 2026-12-02: delaunay_n16 (65,536 columns, 38 products a row)
+  /// wrote its rows in 28 ms sorted, 10 in the accumulator (one-shot 34 ->
+  /// 16 ms); bcsstk16 12.1 -> 11.0 ms, rmat:16:2:5 68-71 -> 62-65;
+  /// er:100000:6 (800 KB of values) level. er:200000:4 (1.6 MB) stays sorted,
+  /// as measured on an AMD EPYC with 512 KiB of L2 a core.
+  static constexpr std::int64_t sorted_rows_value_bytes_min = std::int64_t(1) << 20;
   /// The largest sorted row: 64 products, a network of 672
   /// compare-exchanges. Two threads of an AMD EPYC (512 KiB of L2 a core),
   /// 2026-11-29, the pass's fenced time in processes run in turn:
