@@ -525,8 +525,10 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   using Source = decltype(source);
   const bool ranked = write_pass_is_ranked<Types, ExecSpace, Source>(mapping, options, B.num_cols);
   const bool b_runs_kept = source.compressed && ratio <= write_runs_worthwhile_ratio;
-  const bool listing = !ranked && write_pass_lists<Types, ExecSpace, Source>(
-                                      mapping, options, B.num_cols, plan.schedule_.prefetch_limit == 0, b_runs_kept);
+  // Ranked rows never list (they take no value per column, and the flags
+  // would not fit where the values do not).
+  const bool listing = write_pass_lists<Types, ExecSpace, Source>(mapping, options, B.num_cols,
+                                                                  plan.schedule_.prefetch_limit == 0, b_runs_kept);
   const bool one_walk =
       values && write_pass_is_dense<Types, ExecSpace, Source>(mapping, options, B.num_cols, ranked, listing);
   if (!one_walk) {

@@ -129,9 +129,10 @@ struct WritePass {
   /// for nothing on every call).
   bool sorted_rows_only = false;
 
-  /// Short rows may be listed (listed_row): A streams through B, the pass
-  /// reads B's own entries, and the accumulator has a flag per column
-  /// (symbolic.hpp: write_pass_lists).
+  /// Short rows may be listed (listed_row), and the accumulator has a flag
+  /// per column: set only where A streams through B and the pass reads B's
+  /// own entries (symbolic.hpp: write_pass_lists), the one place that
+  /// decides it.
   bool listing = false;
 
   /// The dense accumulator: a bitmap over B's columns, the list of its
@@ -351,7 +352,7 @@ struct WritePass {
   /// level with 16 on those products; 16 keeps the sort an insertion sort.
   static constexpr std::int64_t listed_row_entries_max = 16;
   KOKKOS_INLINE_FUNCTION bool lists_row(std::int64_t entries) const {
-    return listing && !source.compressed && a_streams_through_b() && entries <= listed_row_entries_max;
+    return listing && entries <= listed_row_entries_max;
   }
 
   /// A short row of a streaming A, summed as Kokkos Kernels' dense
