@@ -15,6 +15,7 @@
 #include "gustav/analysis/row_bounds.hpp"
 #include "gustav/common/allocation.hpp"
 #include "gustav/common/types.hpp"
+#include "gustav/common/spread_sort.hpp"
 #include "gustav/compression/compressed_rows.hpp"
 #include "gustav/errors.hpp"
 #include "gustav/plan.hpp"
@@ -247,6 +248,7 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   pass.ranked = ranked;
   pass.listing = listing;
   pass.sorted_rows_only = pass.sorts_short_rows() && max_products <= Pass::sorted_row_products_max;
+  pass.key_bucket_shift = spread_bucket_shift(B.num_cols);
   PoolSizing pools;
   pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(r.max_need, r.max_load));
   // Sorted rows only: no chunk is carved, so none is cleared either. The

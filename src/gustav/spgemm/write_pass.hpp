@@ -40,7 +40,7 @@
 #include "gustav/common/concurrency.hpp"
 #include "gustav/common/launch.hpp"
 #include "gustav/common/prefetch.hpp"
-#include "gustav/common/sort_network.hpp"
+#include "gustav/common/spread_sort.hpp"
 #include "gustav/compression/compressed_rows.hpp"
 #include "gustav/spgemm/row_context.hpp"
 #include "gustav/team/sort_and_scan.hpp"
@@ -115,6 +115,10 @@ struct WritePass {
   /// both are level (er:200000:4 9.9-10.6 -> 9.0-10.4 ms, er:1000000:8
   /// 214-216 -> 202); 128 was slower there (er:1000000:8 224-257 ms).
   static constexpr std::int64_t sorted_row_products_max = 64;
+
+  /// The shift that takes a sorted row's key to its bucket (spread_sort.hpp:
+  /// the highest bits of B's columns).
+  int key_bucket_shift = 32;
 
   /// Rows ranked rather than summed (symbolic.hpp: write_pass_is_ranked):
   /// marked first, written out with each set word's first position in C's
@@ -226,9 +230,11 @@ struct WritePass {
   }
 
   /// A row of few products: each product's column and place in the row
-  /// become one key (column high, place low), the keys are sorted by a
-  /// network (sort_network.hpp) and runs of one column summed in place
-  /// order, the order in which the dense accumulator would add them. No
+  /// become one key (column high, place low), the keys are sorted (by
+  /// buckets of their columns' high bits, or by a network where the row's
+  /// columns crowd together: spread_sort.hpp) and runs of one column summed
+  /// in place order, the order in which the dense accumulator would add
+  /// them. No
   /// word of the accumulator is touched: on random rows each product's
   /// value and bit were a miss in an array over all of B's columns, and
   /// the read-out missed again to take the value and clear it.
@@ -249,12 +255,13 @@ struct WritePass {
       Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
       return;
     }
-    sort_few_keys(keys, n);
+    std::uint64_t spare[sorted_row_products_max];
+    const std::uint64_t* sorted = sort_spread_keys(keys, spare, n, key_bucket_shift);
     std::int64_t out = start - 1;
     std::uint64_t last = ~std::uint64_t(0);
     for (int i = 0; i < n; ++i) {
-      const std::uint64_t column = keys[i] >> 32;
-      const Scalar v = products[keys[i] & 0xFFFFFFFFu];
+      const std::uint64_t column = sorted[i] >> 32;
+      const Scalar v = products[sorted[i] & 0xFFFFFFFFu];
       if (column != last) {
         last = column;
         if (++out < end) {
