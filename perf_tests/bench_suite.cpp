@@ -323,10 +323,13 @@ int run_bench(const BenchConfig& config) {
   return problems;
 }
 
+std::vector<std::string> standard_generated_items() {
+  return {"lap3d:120",    "lap3d:80:27", "rmat:16:8",   "rmat:18:4",   "rmat:20:2",
+          "lap3d:120/ap", "lap3d:120/rap", "brick:30/ap", "brick:30/rap"};
+}
+
 std::vector<std::string> standard_items(const std::string& shared_dir) {
-  std::vector<std::string> items = {"lap3d:120",     "lap3d:80:27",   "rmat:16:8",     "rmat:18:4",
-                                    "rmat:20:2",     "lap3d:120/ap",  "lap3d:120/rap", "brick:30/ap",
-                                    "brick:30/rap"};
+  std::vector<std::string> items = standard_generated_items();
   for (const auto& f : largest_real_matrices(shared_dir, 4)) items.push_back(f);
   return items;
 }

@@ -22,6 +22,8 @@ struct BenchConfig {
 /// The standard set: the core products, multigrid products of lap3d and the
 /// brick, and the largest real matrices found under `shared_dir`/matrices.
 std::vector<std::string> standard_items(const std::string& shared_dir);
+/// The standard set's generated products (standard_items without the files).
+std::vector<std::string> standard_generated_items();
 
 /// The extended set: the other classes the speed targets name (uniform
 /// random rows, 2-D 9-point, banded, R-MAT with other seeds and edge factors,

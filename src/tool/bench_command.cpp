@@ -25,7 +25,16 @@ int bench_command(int argc, char** argv) {
   bench::BenchConfig config;
   config.items = args.positional();
   if (args.has("standard")) {
-    for (const auto& item : bench::standard_items(args.get("shared", "../shared"))) config.items.push_back(item);
+    const std::string shared = args.get("shared", "../shared");
+    const auto standard = bench::standard_items(shared);
+    // The matrix files come from the folder's manifest; without one the run
+    // would quietly measure fewer products than the set names.
+    if (standard.size() == bench::standard_generated_items().size())
+      std::fprintf(stderr,
+                   "gustav bench: --standard found no matrix files listed in %s/matrices/MANIFEST.tsv; "
+                   "running its generated products only\n",
+                   shared.c_str());
+    for (const auto& item : standard) config.items.push_back(item);
   }
   if (args.has("extended")) {
     for (const auto& item : bench::extended_items()) config.items.push_back(item);
