@@ -355,5 +355,26 @@ TEST(MalformedCsrNumeric, EveryWalkNamesWhatItReads) {
   }
 }
 
+TEST(MalformedCsrNumeric, RowsSummedPerColumnNameWhatTheyRead) {
+  // The identity streams through B, so the CPU's dense rows sum in a value
+  // per column of B beside the positions: that walk reads defensively too.
+  const RawCsr I{3, 3, {0, 1, 2, 3}, {0, 1, 2}, {1.0, 1.0, 1.0}};
+  const auto plan = gustav::symbolic(TestSpace(), I.ref(), partner().ref());
+  const auto run = [&](const auto& edit) {
+    RawCsr A = I, B = partner();
+    edit(A, B);
+    return outcome([&] { gustav::numeric(TestSpace(), plan, A.ref(), B.ref()); });
+  };
+  EXPECT_EQ(run([](RawCsr&, RawCsr&) {}), "no exception");
+  EXPECT_EQ(run([](RawCsr&, RawCsr& B) { B.entries[3] = -1; }),
+            "invalid_input: gustav::numeric: B has column index -1 in row 2 (entry 3), outside [0, 3)");
+  EXPECT_EQ(run([](RawCsr&, RawCsr& B) { B.entries[3] = 3; }),
+            "invalid_input: gustav::numeric: B has column index 3 in row 2 (entry 3), outside [0, 3)");
+  EXPECT_EQ(run([](RawCsr& A, RawCsr&) { A.entries[1] = 3; }),
+            "invalid_input: gustav::numeric: A has column index 3 in row 1 (entry 1), outside [0, 3)");
+  EXPECT_EQ(run([](RawCsr&, RawCsr& B) { B.row_map = {0, 9, 3, 4}; }),
+            "invalid_input: gustav::numeric: B has a decreasing row_map: row_map(2) = 3 < row_map(1) = 9");
+}
+
 }  // namespace
 }  // namespace gustav::test

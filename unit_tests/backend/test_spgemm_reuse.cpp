@@ -135,6 +135,25 @@ TYPED_TEST(SpgemmReuse, ReuseOverMillionsOfColumns) {
         << "column moved by " << moved;
 }
 
+// Where A streams through B the CPU's dense rows sum in a value per column
+// of B beside the positions, if both fit the dense accumulator's limit;
+// where only the positions fit (1.5 million columns: 6 MB of positions, at
+// least 12 MB with values of any scalar) they add at each column's
+// position in C's row, as they do where A does not stream. Both must be
+// right and catch a product moved out of the structure.
+TYPED_TEST(SpgemmReuse, StreamingRowsSummedPerColumnOrByPosition) {
+  const auto A = this->banded(2000, 1500, 2, 195);
+  for (const std::int64_t cols : {std::int64_t(3000), std::int64_t(1500000)}) {
+    const auto B = this->random(1500, cols, 3, 196);
+    this->check_reuse_rounds(A, B, 2, 197);
+    auto moved = B;
+    for (auto& e : moved.entries) e = static_cast<typename TestFixture::O>((static_cast<std::int64_t>(e) + 1) % cols);
+    const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B));
+    EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(A), this->device(moved)), gustav::plan_mismatch)
+        << cols << " columns";
+  }
+}
+
 TYPED_TEST(SpgemmReuse, StructureChangeIsDetected) {
   // B = identity, then B = a cyclic shift: same shape and nnz, but every
   // product now lands in a column the planned structure does not have.

@@ -50,6 +50,9 @@ struct NumericSchedule {
   /// The thread-per-row dense rows ranked (numeric_pass.hpp): B too wide for
   /// a position per column.
   bool ranked = false;
+  /// The thread-per-row dense rows summed in a value per column of B beside
+  /// the positions (numeric_pass.hpp), where both fit.
+  bool summed = false;
 };
 
 }  // namespace gustav::detail
