@@ -234,10 +234,9 @@ struct WritePass {
   /// buckets of their columns' high bits, or by a network where the row's
   /// columns crowd together: spread_sort.hpp) and runs of one column summed
   /// in place order, the order in which the dense accumulator would add
-  /// them. No
-  /// word of the accumulator is touched: on random rows each product's
-  /// value and bit were a miss in an array over all of B's columns, and
-  /// the read-out missed again to take the value and clear it.
+  /// them. No word of the accumulator is touched: on random rows each
+  /// product's value and bit were a miss in an array over all of B's
+  /// columns, and the read-out missed again to take the value and clear it.
   KOKKOS_INLINE_FUNCTION void sorted_row(std::int64_t row, std::int64_t start, std::int64_t end) const {
     std::uint64_t keys[sorted_row_products_max];
     Scalar products[sorted_row_products_max];
