@@ -136,11 +136,11 @@ TYPED_TEST(SpgemmReuse, ReuseOverMillionsOfColumns) {
 }
 
 // Where A streams through B the CPU's dense rows sum in a value per column
-// of B beside the positions, if both fit the dense accumulator's limit;
-// where only the positions fit (1.5 million columns: 6 MB of positions, at
-// least 12 MB with values of any scalar) they add at each column's
-// position in C's row, as they do where A does not stream. Both must be
-// right and catch a product moved out of the structure.
+// of B beside the positions, if both fit a core's level-2 cache (3,000
+// columns: at most 60 KB); where they do not (1.5 million columns: 6 MB of
+// positions, at least 12 MB with values of any scalar) they add at each
+// column's position in C's row, as they do where A does not stream. Both
+// must be right and catch a product moved out of the structure.
 TYPED_TEST(SpgemmReuse, StreamingRowsSummedPerColumnOrByPosition) {
   const auto A = this->banded(2000, 1500, 2, 195);
   for (const std::int64_t cols : {std::int64_t(3000), std::int64_t(1500000)}) {

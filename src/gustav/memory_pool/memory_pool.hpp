@@ -21,11 +21,12 @@ class MemoryPool {
  public:
   MemoryPool() = default;
 
-  /// `chunk_bytes` is rounded up to 16 bytes. With `fill_byte` >= 0 every
-  /// byte is set to it (0xFF makes every hash key -1, i.e. empty).
+  /// `chunk_bytes` is rounded up to 16 bytes. With `fill_byte` >= 0 the
+  /// first `fill_bytes` of every chunk (all of it by default) are set to it
+  /// (0xFF makes every hash key -1, i.e. empty); the rest is left as it was.
   template <class ExecSpace>
   MemoryPool(const ExecSpace& space, const std::string& label, std::size_t chunk_bytes,
-             int num_chunks, int fill_byte, TempMemory& temp)
+             int num_chunks, int fill_byte, TempMemory& temp, std::size_t fill_bytes = ~std::size_t(0))
       : chunk_words_((chunk_bytes + 15) / 16 * 2), num_chunks_(num_chunks) {
     storage_ = temp.allocate_scratch<Kokkos::View<std::uint64_t*, Device>>(
         space, label + "::chunks", chunk_words_ * static_cast<std::size_t>(num_chunks), false);
@@ -33,9 +34,27 @@ class MemoryPool {
     if (fill_byte >= 0) {
       std::uint64_t word = 0;
       for (int b = 0; b < 8; ++b) word |= std::uint64_t(fill_byte & 0xFF) << (8 * b);
-      Kokkos::deep_copy(space, storage_, word);
+      if (fill_bytes >= chunk_words_ * 8) {
+        Kokkos::deep_copy(space, storage_, word);
+      } else if (fill_bytes > 0) {
+        const std::size_t fill_words = (fill_bytes + 7) / 8;
+        const auto n = static_cast<std::int64_t>(fill_words * static_cast<std::size_t>(num_chunks));
+        Kokkos::parallel_for(label + "::fill_prefixes", Kokkos::RangePolicy<ExecSpace>(space, std::int64_t(0), n),
+                             FillPrefixes{storage_, chunk_words_, fill_words, word});
+      }
     }
   }
+
+  /// Sets the first `fill_words` words of every chunk to `word`.
+  struct FillPrefixes {
+    Kokkos::View<std::uint64_t*, Device> storage;
+    std::size_t chunk_words, fill_words;
+    std::uint64_t word;
+    KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+      const auto k = static_cast<std::size_t>(i);
+      storage(k / fill_words * chunk_words + k % fill_words) = word;
+    }
+  };
 
   KOKKOS_INLINE_FUNCTION int num_chunks() const { return num_chunks_; }
   KOKKOS_INLINE_FUNCTION std::size_t chunk_bytes() const { return chunk_words_ * 8; }

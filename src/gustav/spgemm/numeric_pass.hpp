@@ -314,10 +314,9 @@ struct NumericPass {
   /// whether the column is in the row, so the add no longer waits for that
   /// load (each product's add waited on its column's position, then on C's
   /// value: the pass's time went to that store on lap3d:60's A * P). The
-  /// row's columns are zeroed first and copied to C after, so what a
-  /// product outside the row (a changed structure, which raises the error)
-  /// leaves in the values is never read: any later row zeroes its own
-  /// columns before it adds.
+  /// row's columns are zeroed first and copied to C after; a product
+  /// outside the row (a changed structure) raises the error and adds
+  /// nothing.
   KOKKOS_INLINE_FUNCTION void summed_dense_row(const RowContext& ctx) const {
     const std::int64_t row = ctx.row;
     Carver c(ctx.chunk);
@@ -331,8 +330,12 @@ struct NumericPass {
       sums[col] = Scalar(0);
     }
     for_each_row_product(row, [&](const Ordinal col, const Scalar& v) {
+      // The test is predicted (a changed structure is the rare case), so
+      // the add does not wait on the position; values outside the row are
+      // never set by the pool, and never read.
+      if (position[col] < 0) return int(error_structure_changed);
       sums[col] += v;
-      return position[col] < 0 ? int(error_structure_changed) : 0;
+      return 0;
     });
     for (std::int64_t q = start; q < end; ++q) {
       const Ordinal col = c_entries(q);

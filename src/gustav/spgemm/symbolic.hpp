@@ -14,6 +14,7 @@
 #include "gustav/analysis/binning.hpp"
 #include "gustav/analysis/row_bounds.hpp"
 #include "gustav/common/allocation.hpp"
+#include "gustav/common/host_caches.hpp"
 #include "gustav/common/spread_sort.hpp"
 #include "gustav/common/types.hpp"
 #include "gustav/compression/compressed_rows.hpp"
@@ -144,20 +145,32 @@ std::int64_t plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& map
     // columns lie close together, so a value per column stays in cache as
     // the positions do) and a value per column of B fits beside the
     // positions (as the automatic choice would take it, even where dense
-    // rows are forced), rows sum there and copy their values to C after; see
-    // numeric_pass.hpp. Two threads of an AMD EPYC, 2026-12-04, processes in
-    // turn: lap3d:60's A * P reuse 10.85, 10.83 -> 8.23, 8.22 ms, lap3d:60
-    // level. Random rows keep the positions alone: with the values on every
-    // dense row a product there missed twice, in the positions and in the
-    // values (er:300000:6's reuse 81, 118 -> 139, 102 ms on one thread).
+    // rows are forced) within a core's level-2 cache, rows sum there and
+    // copy their values to C after; see numeric_pass.hpp. Numeric-only
+    // reuse, processes in turn, 2026-12-04: two threads of an AMD EPYC (512
+    // KiB of L2), lap3d:60's A * P 9.7, 9.6 -> 7.8, 7.4 ms. Where the
+    // accumulator outgrows the L2 the values triple its lines: 16 threads
+    // of an Intel Xeon (2 MiB), lap3d:120's A * P (2.6 MB a thread) 10.8,
+    // 10.2 -> 13.7, 12.3 ms and lap3d:120's R * (A * P) 9.2, 9.3 -> 10.2,
+    // 10.9, though two AMD threads gained there (80, 80 -> 62, 64 ms): the
+    // L2 is the bound under which no measured product lost. Random rows keep the
+    // positions alone: with the values on every dense row a product there
+    // missed twice (er:300000:6's reuse 81, 118 -> 139, 102 ms, one thread).
     SpgemmOptions automatic = options;
     automatic.accumulator = Accumulator::automatic;
+    const std::size_t summed_bytes = Pass::dense_bytes(b_cols, false, true);
     schedule.summed = !schedule.ranked && schedule.prefetch_limit == 0 &&
-                      dense_allowed(mapping, automatic, Pass::dense_bytes(b_cols, false, true));
+                      dense_allowed(mapping, automatic, summed_bytes) && summed_bytes <= host_l2_bytes();
     const std::size_t dense_bytes = Pass::dense_bytes(b_cols, schedule.ranked, schedule.summed);
     schedule.tiers = tiers_for(mapping, r, options, dense_bytes);
     schedule.pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(max_nnz, r.max_load));
     schedule.pools.dense_chunk_bytes = dense_bytes;
+    // Summed rows zero their own columns' values before adding, and add
+    // only where the position says the column is in the row: the pool sets
+    // the positions alone (filling the values too tripled the pool's fill
+    // for nothing read: two AMD threads, lap3d:60's A * P reuse 7.9, 8.2 ->
+    // 7.8, 7.4 ms, lap3d:80:27 257, 265 -> 233, 233 while it was summed).
+    if (schedule.summed) schedule.pools.dense_fill_bytes = Pass::dense_bytes(b_cols, false, false);
   };
   if (mapping.one_thread_per_row) {
     run(Exclusive{});

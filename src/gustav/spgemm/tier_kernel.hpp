@@ -131,6 +131,9 @@ struct TierKernel {
 struct PoolSizing {
   std::size_t spill_chunk_bytes = 0;
   std::size_t dense_chunk_bytes = 0;
+  /// Bytes at the start of each dense chunk that take the pass's fill byte;
+  /// the rest is the pass's to set before it reads it.
+  std::size_t dense_fill_bytes = ~std::size_t(0);
   std::size_t max_bytes = std::size_t(1) << 29;  ///< cap on the pool (at least one chunk is made)
 };
 
@@ -205,7 +208,8 @@ std::size_t launch_tier(const ExecSpace& space, const Pass& pass, const Tier& ti
       // Teams loop over rows and keep their chunk, so as many teams as chunks.
       league = std::min(league, chunks);
       pool = MemoryPool<Device>(space, name + "::pool", chunk, static_cast<int>(chunks),
-                                tier.dense ? Pass::dense_fill_byte : -1, temp);
+                                tier.dense ? Pass::dense_fill_byte : -1, temp,
+                                tier.dense ? pools.dense_fill_bytes : ~std::size_t(0));
       pool_bytes += chunk * static_cast<std::size_t>(chunks);
     }
     k.pool = pool;
