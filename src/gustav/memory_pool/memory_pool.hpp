@@ -39,7 +39,8 @@ class MemoryPool {
       } else if (fill_bytes > 0) {
         const std::size_t fill_words = (fill_bytes + 7) / 8;
         const auto n = static_cast<std::int64_t>(fill_words * static_cast<std::size_t>(num_chunks));
-        Kokkos::parallel_for(label + "::fill_prefixes", Kokkos::RangePolicy<ExecSpace>(space, std::int64_t(0), n),
+        using Words = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+        Kokkos::parallel_for(label + "::fill_prefixes", Words(space, 0, n),
                              FillPrefixes{storage_, chunk_words_, fill_words, word});
       }
     }

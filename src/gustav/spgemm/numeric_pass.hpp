@@ -132,6 +132,12 @@ struct NumericPass {
     }
     return c.used();
   }
+  /// Bytes at the start of a dense accumulator that the pool sets to
+  /// dense_fill_byte: summed, the positions alone (the values are zeroed by
+  /// each row for its own columns, and read nowhere else); else all of it.
+  static std::size_t dense_fill_bytes(std::int64_t num_cols, bool ranked, bool summed) {
+    return summed && !ranked ? dense_bytes(num_cols, false, false) : ~std::size_t(0);
+  }
 
   template <class Level, class Member>
   KOKKOS_INLINE_FUNCTION void process_row(const Member& team, const RowContext& ctx) const {

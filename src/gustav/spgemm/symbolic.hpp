@@ -168,9 +168,9 @@ std::int64_t plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& map
     // Summed rows zero their own columns' values before adding, and add
     // only where the position says the column is in the row: the pool sets
     // the positions alone (filling the values too tripled the pool's fill
-    // for nothing read: two AMD threads, lap3d:60's A * P reuse 7.9, 8.2 ->
-    // 7.8, 7.4 ms, lap3d:80:27 257, 265 -> 233, 233 while it was summed).
-    if (schedule.summed) schedule.pools.dense_fill_bytes = Pass::dense_bytes(b_cols, false, false);
+    // for nothing read: two AMD threads, lap3d:80:27's reuse 257, 265 ->
+    // 233, 233 ms while it was summed).
+    schedule.pools.dense_fill_bytes = Pass::dense_fill_bytes(b_cols, schedule.ranked, schedule.summed);
   };
   if (mapping.one_thread_per_row) {
     run(Exclusive{});
