@@ -117,6 +117,7 @@ void write_json(const Report& report, const std::string& path) {
     j.field("compressed", r.stats.compressed).field("compression_ratio", r.stats.compression_ratio);
     j.field("accumulator", r.stats.accumulator);
     j.field("write_rows", r.stats.write_rows);
+    j.field("numeric_rows", r.stats.numeric_rows);
     write_bins(j, "count_bins", r.stats.count_bins);
     write_bins(j, "fill_bins", r.stats.fill_bins);
     write_bins(j, "numeric_bins", r.stats.numeric_bins);

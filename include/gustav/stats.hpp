@@ -41,6 +41,13 @@ struct SpgemmStats {
   /// ran (gustav::symbolic's plans, the hierarchical mapping, or a dense
   /// accumulator that does not fit).
   std::string write_rows;
+  /// The thread-per-row numeric phase's dense rows (a plan's numeric calls,
+  /// and gustav::multiply where no write pass ran): "positions" (each
+  /// product added into C's row at its column's position), "summed" (a
+  /// value per column of B), "ring" (a ring of values indexed by the
+  /// column's low bits, where every row of C spans few columns) or "ranked"
+  /// (B with many columns). "" where the numeric phase has no dense rows.
+  std::string numeric_rows;
 
   /// Colouring numeric phase (Accumulator::mcr / mcw; 0 otherwise): colours
   /// of C's rows, colours handled per group, and groups (numeric launches).

@@ -71,6 +71,8 @@ void print_summary(const Operands& ops, const std::string& space, const Summary&
   std::printf("compression  %s, ratio %.3f\n", s.stats.compressed ? "on" : "off", s.stats.compression_ratio);
   std::printf("accumulator  %s\n", s.stats.accumulator.c_str());
   if (!s.stats.write_rows.empty()) std::printf("write rows   %s (gustav::multiply)\n", s.stats.write_rows.c_str());
+  if (!s.stats.numeric_rows.empty())
+    std::printf("numeric rows %s (gustav::numeric)\n", s.stats.numeric_rows.c_str());
   if (s.stats.colours > 0)
     std::printf("colours      %lld of C's rows, %lld a group, %lld groups\n", (long long)s.stats.colours,
                 (long long)s.stats.colours_per_group, (long long)s.stats.colour_groups);

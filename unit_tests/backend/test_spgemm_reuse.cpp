@@ -1,8 +1,12 @@
 // The symbolic plan reused with new values, and refused for other matrices.
 #include <algorithm>
 #include <numeric>
+#include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "gustav/common/host_caches.hpp"
 #include "support/spgemm_fixture.hpp"
 
 namespace gustav::test {
@@ -96,8 +100,9 @@ TYPED_TEST(SpgemmReuse, PlanRefusesOtherNnz) {
 }
 
 // Four million columns: a position per column of B (16 MB a thread) does
-// not fit the CPU's dense accumulator, so its numeric phase ranks the rows
-// (numeric_pass.hpp): over scattered and banded rows of B, and a product
+// not fit the CPU's dense accumulator, so where A does not stream through B
+// its numeric phase ranks the rows (numeric_pass.hpp): over scattered and
+// banded rows of B, and a product
 // moved out of the planned structure, to a column of a word the row holds
 // and to one of a word it does not.
 TYPED_TEST(SpgemmReuse, ReuseOverMillionsOfColumns) {
@@ -112,6 +117,7 @@ TYPED_TEST(SpgemmReuse, ReuseOverMillionsOfColumns) {
     const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(scattered));
     ASSERT_EQ(plan.stats().numeric_bins.size(), 1u);
     EXPECT_EQ(plan.stats().numeric_bins[0].name, "dense");
+    EXPECT_EQ(plan.stats().numeric_rows, "ranked");
   }
   // Row i of B holds column i * stride + offset.
   const std::int64_t n = 64;
@@ -127,31 +133,129 @@ TYPED_TEST(SpgemmReuse, ReuseOverMillionsOfColumns) {
     }
     return B;
   };
-  const auto identity = diagonal(n, 1, 0);
-  const auto plan = TestFixture::Run::symbolic(this->device(identity), this->device(diagonal(cols, 65536, 0)));
+  // A permutation that does not stream through B, so that the rows are
+  // ranked rather than summed in a ring (each row of C is one column).
+  auto permutation = diagonal(n, 1, 0);
+  for (std::int64_t i = 0; i < n; ++i) permutation.entries[i] = static_cast<O>((i * 37) % n);
+  const auto plan = TestFixture::Run::symbolic(this->device(permutation), this->device(diagonal(cols, 65536, 0)));
+  if (test_space_is_host) EXPECT_EQ(plan.stats().numeric_rows, "ranked");
   for (const std::int64_t moved : {1, 40})
-    EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(identity), this->device(diagonal(cols, 65536, moved))),
-                 gustav::plan_mismatch)
+    EXPECT_THROW(
+        TestFixture::Run::numeric(plan, this->device(permutation), this->device(diagonal(cols, 65536, moved))),
+        gustav::plan_mismatch)
         << "column moved by " << moved;
 }
 
 // Where A streams through B the CPU's dense rows sum in a value per column
-// of B beside the positions, if both fit a core's level-2 cache (3,000
-// columns: at most 60 KB); where they do not (1.5 million columns: 6 MB of
-// positions, at least 12 MB with values of any scalar) they add at each
-// column's position in C's row, as they do where A does not stream. Both
-// must be right and catch a product moved out of the structure.
-TYPED_TEST(SpgemmReuse, StreamingRowsSummedPerColumnOrByPosition) {
-  const auto A = this->banded(2000, 1500, 2, 195);
-  for (const std::int64_t cols : {std::int64_t(3000), std::int64_t(1500000)}) {
-    const auto B = this->random(1500, cols, 3, 196);
+// of B beside the positions, if both fit a core's level-2 cache (B's rows
+// reaching its first and last columns, as many columns as just fit); else,
+// where every row of C spans few columns, in a ring of values indexed by a
+// column's low bits (four million columns, each row of B near its own
+// stretch of them: a ring of 8,192 values, at most 192 KB); else they add
+// at each column's position in C's row (1.5 million scattered columns:
+// 6 MB of positions, at least 12 MB with values of any scalar), as they do
+// where A does not stream. Each must be right and catch a product moved
+// out of the structure.
+TYPED_TEST(SpgemmReuse, StreamingRowsPerColumnInARingOrByPosition) {
+  using S = typename TestFixture::S;
+  using O = typename TestFixture::O;
+  // Positions and a value per column: 4 + sizeof(S) bytes a column, 32
+  // bytes spare for the arrays' alignment.
+  const auto summed_cols = static_cast<std::int64_t>((detail::host_l2_bytes() - 32) / (4 + sizeof(S)));
+  const std::int64_t ring_cols = std::int64_t(1) << 22;
+  const std::vector<std::pair<std::int64_t, std::string>> cases = {
+      {summed_cols, "summed"}, {ring_cols, "ring"}, {1500000, "positions"}};
+  for (const auto& [cols, rows_kind] : cases) {
+    const auto A = this->banded(2000, 1500, rows_kind == "ring" ? 1 : 2, 195);
+    auto B = rows_kind == "ring" ? this->banded(1500, cols, 2, 196) : this->random(1500, cols, 3, 196);
+    if (rows_kind == "summed") {
+      // Every row of B spans all its columns, so no ring narrower than B
+      // holds a row of C.
+      typename TestFixture::Host wide = B;
+      wide.entries.clear();
+      wide.values.clear();
+      wide.row_map.assign(1, 0);
+      for (std::int64_t i = 0; i < B.num_rows; ++i) {
+        wide.entries.push_back(O(0));
+        wide.values.push_back(S(1));
+        for (auto p = B.row_map[i]; p < B.row_map[i + 1]; ++p)
+          if (B.entries[p] != O(0) && B.entries[p] != static_cast<O>(cols - 1)) {
+            wide.entries.push_back(B.entries[p]);
+            wide.values.push_back(B.values[p]);
+          }
+        wide.entries.push_back(static_cast<O>(cols - 1));
+        wide.values.push_back(S(1));
+        wide.row_map.push_back(static_cast<typename TestFixture::Z>(wide.entries.size()));
+      }
+      B = wide;
+    }
     this->check_reuse_rounds(A, B, 2, 197);
     auto moved = B;
-    for (auto& e : moved.entries) e = static_cast<typename TestFixture::O>((static_cast<std::int64_t>(e) + 1) % cols);
+    for (auto& e : moved.entries) e = static_cast<O>((static_cast<std::int64_t>(e) + 1) % cols);
     const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B));
+    if (test_space_is_host) EXPECT_EQ(plan.stats().numeric_rows, rows_kind) << cols << " columns";
     EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(A), this->device(moved)), gustav::plan_mismatch)
         << cols << " columns";
   }
+}
+
+// The ring holds a row's columns by their low bits: a product moved to a
+// column absent from its row, or to one a ring's width beyond the row's
+// columns (the same slot as a column the row holds), on either side, must
+// be caught, and the ring left clean for the next call.
+TYPED_TEST(SpgemmReuse, RingRowsCatchProductsOutsideTheirRow) {
+  using Host = typename TestFixture::Host;
+  using O = typename TestFixture::O;
+  const std::int64_t n = 64;
+  // Too many for a value per column to fit a level-2 cache.
+  const std::int64_t cols = std::int64_t(1) << 22;
+  // Row i of B holds the columns base(i) + offsets; A = I streams through B, so C = B.
+  auto rows_at = [&](std::vector<std::int64_t> offsets, std::int64_t moved_row, std::int64_t moved_to) {
+    Host B;
+    B.num_rows = static_cast<O>(n);
+    B.num_cols = static_cast<O>(cols);
+    B.row_map.assign(1, 0);
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::int64_t base = 4096 + 8 * i;
+      std::vector<std::int64_t> columns;
+      for (const std::int64_t o : offsets) columns.push_back(base + o);
+      if (i == moved_row) columns.back() = moved_to;
+      std::sort(columns.begin(), columns.end());
+      for (const std::int64_t c : columns) {
+        B.entries.push_back(static_cast<O>(c));
+        B.values.push_back(typename TestFixture::S(i + 1));
+      }
+      B.row_map.push_back(static_cast<typename TestFixture::Z>(B.entries.size()));
+    }
+    return B;
+  };
+  Host identity = rows_at({0}, -1, 0);
+  for (std::int64_t i = 0; i < n; ++i) identity.entries[i] = static_cast<O>(i);
+  identity.num_cols = static_cast<O>(n);
+  const Host planned = rows_at({0, 10}, -1, 0);
+  const auto plan = TestFixture::Run::symbolic(this->device(identity), this->device(planned));
+  if (test_space_is_host) EXPECT_EQ(plan.stats().numeric_rows, "ring");
+  const std::int64_t base5 = 4096 + 8 * 5;
+  // Row 5's second column moved: within its span to a column it lacks, and
+  // to the columns one ring (of any width up to 2^12) beyond and before.
+  for (const std::int64_t to : {base5 + 5, base5 + 10 + 1024, base5 + 10 + 4096, base5 - 1024 + 10, base5 - 4096})
+    EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(identity), this->device(rows_at({0, 10}, 5, to))),
+                 gustav::plan_mismatch)
+        << "moved to column " << to;
+  // A column past B's last, or before its first, is malformed input, not a
+  // changed structure, though the ring takes any column (the caller names
+  // the fault).
+  for (const std::int64_t to : {cols + base5 + 10, std::int64_t(-1)}) {
+    if (to < 0 && !std::is_signed_v<O>) continue;
+    EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(identity), this->device(rows_at({0, 10}, 5, to))),
+                 gustav::invalid_input)
+        << "moved to column " << to;
+  }
+  // And the planned B itself still multiplies right after the refusals.
+  EXPECT_TRUE(matches_reference<typename TestFixture::S>(
+      to_host_csr<typename TestFixture::S, O, typename TestFixture::Z>(
+          TestFixture::Run::numeric(plan, this->device(identity), this->device(planned))),
+      reference_multiply(identity, planned), true));
 }
 
 TYPED_TEST(SpgemmReuse, StructureChangeIsDetected) {

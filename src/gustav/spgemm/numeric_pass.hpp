@@ -11,7 +11,9 @@
 /// whose accumulators fit it, and straight into C for spilling rows and on
 /// CPUs, where the row of C is in cache anyway. The CPU's dense accumulator
 /// maps columns to positions directly, or, where B is too wide for that,
-/// by rank (ranked_dense_row).
+/// by rank (ranked_dense_row); where every row of C spans few columns (A
+/// streams through B), rows sum in a ring of values indexed by the column's
+/// low bits (ring_dense_row).
 ///
 /// The pass reads A and B defensively (checked_row, index_below): a row map
 /// that is broken where it is read, a column of A that is no row of B, or a
@@ -67,6 +69,10 @@ struct NumericPass {
   /// CPU dense rows summed in a value per column of B (summed_dense_row)
   /// rather than into C's row at each column's position.
   bool summed = false;
+  /// CPU dense rows summed in a ring of ring_mask + 1 values (a power of
+  /// two at least as wide as every row of C's span of columns) indexed by a
+  /// column's low bits (ring_dense_row); 0: no ring.
+  std::int64_t ring_mask = 0;
   /// The operands' extents for the defensive reads.
   std::int64_t a_nnz = 0, b_rows = 0, b_nnz = 0, b_cols = 0;
 
@@ -120,6 +126,39 @@ struct NumericPass {
     r.first = c.take<int>(words);
     return r;
   }
+  /// The ring (ring_dense_row): a word that says whether the slots are set
+  /// up, the column each slot holds in the current row, then the slots'
+  /// values. An empty slot s holds ~s, which no column can match there:
+  /// ~s falls on slot (ring_mask - s), never s, the width being even. (One
+  /// mark for every slot, such as -1, would match a malformed column equal
+  /// to it on the slot that column falls on.)
+  struct Ring {
+    std::uint64_t* ready;
+    Ordinal* column;
+    Scalar* sums;
+  };
+  static constexpr std::uint64_t ring_ready = 0x52696e6752656479ull;
+  KOKKOS_INLINE_FUNCTION static Ring ring_layout(Carver& c, std::int64_t width) {
+    Ring r;
+    r.ready = c.take<std::uint64_t>(1);
+    r.column = c.take<Ordinal>(width);
+    r.sums = c.take<Scalar>(width);
+    return r;
+  }
+  static std::size_t ring_bytes(std::int64_t width) {
+    Carver c(nullptr);
+    ring_layout(c, width);
+    return c.used();
+  }
+  /// The ring's bytes the pool sets to dense_fill_byte: its ready word
+  /// alone, so the first row a thread takes on a new pool sets the slots
+  /// up.
+  static std::size_t ring_fill_bytes(std::int64_t) {
+    Carver c(nullptr);
+    c.take<std::uint64_t>(1);
+    return c.used();
+  }
+  KOKKOS_INLINE_FUNCTION static Ordinal ring_empty(std::int64_t slot) { return static_cast<Ordinal>(~slot); }
   /// Dense accumulator bytes: the position in the row of every column of B
   /// and, summed, a value per column; or, ranked, ranked_layout's words.
   static std::size_t dense_bytes(std::int64_t num_cols, bool ranked, bool summed) {
@@ -250,7 +289,10 @@ struct NumericPass {
   /// loaded once per entry and B's arrays through local pointers: through
   /// the views, the compiler reloaded both at every product (the store into
   /// C's row might have changed them).
-  template <class Add>
+  /// Without CheckColumns B's columns reach `add` unchecked: for callers
+  /// whose accumulator takes any column safely and tells a bad one apart
+  /// only when it is not found (ring_dense_row).
+  template <bool CheckColumns = true, class Add>
   KOKKOS_INLINE_FUNCTION void for_each_row_product(std::int64_t row, const Add& add) const {
     std::int64_t a0, a1;
     if (!checked_row(a_row_map, row, a_nnz, a0, a1)) {
@@ -268,7 +310,7 @@ struct NumericPass {
       const Scalar a = a_values(j);
       for (std::int64_t p = b0; p < b1; ++p) {
         const Ordinal col = columns[p];
-        if (!index_below(col, b_cols)) {
+        if (CheckColumns && !index_below(col, b_cols)) {
           bits |= error_bad_b;
           continue;
         }
@@ -295,6 +337,10 @@ struct NumericPass {
   /// (-1 elsewhere, restored after the row), values straight into C.
   KOKKOS_INLINE_FUNCTION void dense_row(const RowContext& ctx) const {
     if (ctx.row < 0) return;
+    if (ring_mask > 0) {
+      ring_dense_row(ctx);
+      return;
+    }
     if (ranked) {
       ranked_dense_row(ctx);
       return;
@@ -347,6 +393,46 @@ struct NumericPass {
       const Ordinal col = c_entries(q);
       c_values(q) = sums[col];
       position[col] = -1;
+    }
+  }
+
+  /// The same in a ring: a column's value lives in slot column & ring_mask,
+  /// so the slots a thread touches stay the same few cache lines as its rows
+  /// move through B's columns. A value per column of B (summed_dense_row)
+  /// or a position per column brings the lines of each new stretch of
+  /// columns in from memory and leaves them for the next thread's rows.
+  /// The row's columns lie within ring_mask + 1 of its first (C's rows are
+  /// sorted), so no two share a slot; a product whose slot does not hold
+  /// its column is a changed structure: it raises the error and adds
+  /// nothing, its test predicted as summed_dense_row's is.
+  KOKKOS_INLINE_FUNCTION void ring_dense_row(const RowContext& ctx) const {
+    const std::int64_t row = ctx.row;
+    Carver c(ctx.chunk);
+    const Ring ring = ring_layout(c, ring_mask + 1);
+    if (*ring.ready != ring_ready) {
+      for (std::int64_t slot = 0; slot <= ring_mask; ++slot) ring.column[slot] = ring_empty(slot);
+      *ring.ready = ring_ready;
+    }
+    const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
+    const std::int64_t end = static_cast<std::int64_t>(c_row_map(row + 1));
+    for (std::int64_t q = start; q < end; ++q) {
+      const Ordinal col = c_entries(q);
+      const std::int64_t slot = static_cast<std::int64_t>(col) & ring_mask;
+      ring.column[slot] = col;
+      ring.sums[slot] = Scalar(0);
+    }
+    // Any column, even a malformed one, falls on a slot of the ring, so the
+    // columns are checked only where their slot does not hold them.
+    for_each_row_product<false>(row, [&](const Ordinal col, const Scalar& v) {
+      const std::int64_t slot = static_cast<std::int64_t>(col) & ring_mask;
+      if (ring.column[slot] != col) return int(index_below(col, b_cols) ? error_structure_changed : error_bad_b);
+      ring.sums[slot] += v;
+      return 0;
+    });
+    for (std::int64_t q = start; q < end; ++q) {
+      const std::int64_t slot = static_cast<std::int64_t>(c_entries(q)) & ring_mask;
+      c_values(q) = ring.sums[slot];
+      ring.column[slot] = ring_empty(slot);
     }
   }
 

@@ -53,6 +53,9 @@ struct NumericSchedule {
   /// The thread-per-row dense rows summed in a value per column of B beside
   /// the positions (numeric_pass.hpp), where both fit.
   bool summed = false;
+  /// The thread-per-row dense rows summed in a ring of this many values
+  /// (numeric_pass.hpp: ring_dense_row); 0: no ring.
+  std::int64_t ring_width = 0;
 };
 
 }  // namespace gustav::detail

@@ -110,6 +110,37 @@ std::int64_t max_row_nnz(const ExecSpace& space, const RowMap& row_map, std::int
   return max_nnz;
 }
 
+/// The widest stretch of columns a row of C spans: its last column less its
+/// first, plus one (rows sorted; 0 for an empty row).
+template <class RowMap, class Entries>
+struct MaxRowSpan {
+  RowMap row_map;
+  Entries entries;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& widest) const {
+    const auto b = static_cast<std::int64_t>(row_map(i));
+    const auto e = static_cast<std::int64_t>(row_map(i + 1));
+    if (e <= b) return;
+    const std::int64_t span = static_cast<std::int64_t>(entries(e - 1)) - static_cast<std::int64_t>(entries(b)) + 1;
+    if (span > widest) widest = span;
+  }
+};
+
+template <class ExecSpace, class RowMap, class Entries>
+std::int64_t max_row_span(const ExecSpace& space, const RowMap& row_map, const Entries& entries, std::int64_t rows) {
+  std::int64_t widest = 0;
+  if (rows > 0)
+    Kokkos::parallel_reduce("gustav::symbolic::max_row_span",
+                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, rows),
+                            MaxRowSpan<RowMap, Entries>{row_map, entries}, Kokkos::Max<std::int64_t>(widest));
+  return widest;
+}
+
+/// The ring of ring_dense_row takes at most this share of a core's level-2
+/// cache, the rest left to the rows of A, B and C streaming past it.
+constexpr std::size_t ring_l2_share_divisor = 2;
+/// The narrowest ring: two cache lines of bits.
+constexpr std::int64_t ring_min_width = 1024;
+
 /// Builds the numeric schedule (bins by nnz of each row of C); returns the
 /// largest nnz of a row.
 template <class Types, class ExecSpace, class Plan, class ProductsView>
@@ -161,7 +192,33 @@ std::int64_t plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& map
     const std::size_t summed_bytes = Pass::dense_bytes(b_cols, false, true);
     schedule.summed = !schedule.ranked && schedule.prefetch_limit == 0 &&
                       dense_allowed(mapping, automatic, summed_bytes) && summed_bytes <= host_l2_bytes();
-    const std::size_t dense_bytes = Pass::dense_bytes(b_cols, schedule.ranked, schedule.summed);
+    // Where the values per column do not fit, A streams through B and every
+    // row of C spans few columns, rows sum in a ring indexed by the
+    // column's low bits instead (see numeric_pass.hpp), whatever B's width.
+    // Numeric-only reuse, two threads of an AMD EPYC (512 KiB of L2),
+    // processes of each tool in turn, 2026-12-04: lap3d:120's A * P (a
+    // ring of 16,384) 109.9, 109.1 -> 67.7, 69.1 ms against the positions,
+    // lap3d:60 20.1, 19.3 -> 15.0, 15.1, lap3d:120's R * (A * P) 65.4,
+    // 65.6 -> 59.9, 65.8. Where the values per column fit, they stay: the
+    // ring (wider than brick:16's A * P's 1,536 columns) took 9.1, 9.4 ->
+    // 10.9, 10.9 ms there.
+    schedule.ring_width = 0;
+    if constexpr (is_host_space<ExecSpace>()) {
+      if (!schedule.summed && mapping.one_thread_per_row && options.sort_rows && schedule.prefetch_limit == 0) {
+        const std::int64_t span = max_row_span(space, row_map, plan.c_entries_, rows);
+        std::int64_t width = ring_min_width;
+        while (width < span) width *= 2;
+        const std::size_t ring_bytes = Pass::ring_bytes(width);
+        if (ring_bytes <= host_l2_bytes() / ring_l2_share_divisor && dense_allowed(mapping, automatic, ring_bytes)) {
+          schedule.ring_width = width;
+          schedule.ranked = false;
+          schedule.summed = false;
+        }
+      }
+    }
+    const std::size_t dense_bytes = schedule.ring_width > 0
+                                        ? Pass::ring_bytes(schedule.ring_width)
+                                        : Pass::dense_bytes(b_cols, schedule.ranked, schedule.summed);
     schedule.tiers = tiers_for(mapping, r, options, dense_bytes);
     schedule.pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(max_nnz, r.max_load));
     schedule.pools.dense_chunk_bytes = dense_bytes;
@@ -170,7 +227,14 @@ std::int64_t plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& map
     // the positions alone (filling the values too tripled the pool's fill
     // for nothing read: two AMD threads, lap3d:80:27's reuse 257, 265 ->
     // 233, 233 ms while it was summed).
-    schedule.pools.dense_fill_bytes = Pass::dense_fill_bytes(b_cols, schedule.ranked, schedule.summed);
+    schedule.pools.dense_fill_bytes = schedule.ring_width > 0
+                                          ? Pass::ring_fill_bytes(schedule.ring_width)
+                                          : Pass::dense_fill_bytes(b_cols, schedule.ranked, schedule.summed);
+    plan.stats_.numeric_rows = !uses_dense(schedule.tiers) ? ""
+                               : schedule.ring_width > 0   ? "ring"
+                               : schedule.ranked           ? "ranked"
+                               : schedule.summed           ? "summed"
+                                                           : "positions";
   };
   if (mapping.one_thread_per_row) {
     run(Exclusive{});
