@@ -150,8 +150,8 @@ TYPED_TEST(SpgemmReuse, ReuseOverMillionsOfColumns) {
 // of B beside the positions, if both fit a core's level-2 cache (B's rows
 // reaching its first and last columns, as many columns as just fit); else,
 // where every row of C spans few columns, in a ring of values indexed by a
-// column's low bits (four million columns, each row of B near its own
-// stretch of them: a ring of 8,192 values, at most 192 KB); else they add
+// column's low bits (1.5 million columns, each row of B near its own
+// stretch of them: a ring of 2,048 slots, at most 48 KB); else they add
 // at each column's position in C's row (1.5 million scattered columns:
 // 6 MB of positions, at least 12 MB with values of any scalar), as they do
 // where A does not stream. Each must be right and catch a product moved
@@ -162,7 +162,7 @@ TYPED_TEST(SpgemmReuse, StreamingRowsPerColumnInARingOrByPosition) {
   // Positions and a value per column: 4 + sizeof(S) bytes a column, 32
   // bytes spare for the arrays' alignment.
   const auto summed_cols = static_cast<std::int64_t>((detail::host_l2_bytes() - 32) / (4 + sizeof(S)));
-  const std::int64_t ring_cols = std::int64_t(1) << 22;
+  const std::int64_t ring_cols = 1500000;
   const std::vector<std::pair<std::int64_t, std::string>> cases = {
       {summed_cols, "summed"}, {ring_cols, "ring"}, {1500000, "positions"}};
   for (const auto& [cols, rows_kind] : cases) {
@@ -256,6 +256,41 @@ TYPED_TEST(SpgemmReuse, RingRowsCatchProductsOutsideTheirRow) {
       to_host_csr<typename TestFixture::S, O, typename TestFixture::Z>(
           TestFixture::Run::numeric(plan, this->device(identity), this->device(planned))),
       reference_multiply(identity, planned), true));
+}
+
+// Rows of C spanning half of 2^62 columns (64-bit indices): no dense
+// accumulator, ring or value per column may be sized for them (their sizes
+// would wrap), and the product must still be right.
+TYPED_TEST(SpgemmReuse, RowsSpanningAHugeColumnRange) {
+  using O = typename TestFixture::O;
+  if constexpr (sizeof(O) < 8) {
+    GTEST_SKIP() << "needs 64-bit column indices";
+  } else {
+    using Host = typename TestFixture::Host;
+    const std::int64_t n = 64;
+    const std::int64_t cols = std::int64_t(1) << 62;
+    Host identity, B;
+    identity.num_rows = identity.num_cols = B.num_rows = static_cast<O>(n);
+    B.num_cols = static_cast<O>(cols);
+    identity.row_map.assign(1, 0);
+    B.row_map.assign(1, 0);
+    for (std::int64_t i = 0; i < n; ++i) {
+      identity.entries.push_back(static_cast<O>(i));
+      identity.values.push_back(typename TestFixture::S(1));
+      identity.row_map.push_back(static_cast<typename TestFixture::Z>(i + 1));
+      for (const std::int64_t c : {i, (std::int64_t(1) << 61) + i}) {
+        B.entries.push_back(static_cast<O>(c));
+        B.values.push_back(typename TestFixture::S(i + 1));
+      }
+      B.row_map.push_back(static_cast<typename TestFixture::Z>(B.entries.size()));
+    }
+    this->check_reuse_rounds(identity, B, 2, 310);
+    if (test_space_is_host) {
+      const auto plan = TestFixture::Run::symbolic(this->device(identity), this->device(B));
+      EXPECT_NE(plan.stats().numeric_rows, "ring");
+      EXPECT_NE(plan.stats().numeric_rows, "summed");
+    }
+  }
 }
 
 TYPED_TEST(SpgemmReuse, StructureChangeIsDetected) {

@@ -138,6 +138,8 @@ struct NumericPass {
     Scalar* sums;
   };
   static constexpr std::uint64_t ring_ready = 0x52696e6752656479ull;
+  /// A slot's bytes: its column and its value (the ready word aside).
+  static constexpr std::size_t ring_slot_bytes = sizeof(Ordinal) + sizeof(Scalar);
   KOKKOS_INLINE_FUNCTION static Ring ring_layout(Carver& c, std::int64_t width) {
     Ring r;
     r.ready = c.take<std::uint64_t>(1);
@@ -162,6 +164,9 @@ struct NumericPass {
   /// Dense accumulator bytes: the position in the row of every column of B
   /// and, summed, a value per column; or, ranked, ranked_layout's words.
   static std::size_t dense_bytes(std::int64_t num_cols, bool ranked, bool summed) {
+    // B of 2^40 columns or more would wrap the sizes below: no dense
+    // accumulator that large is allowed anyway.
+    if (num_cols >= (std::int64_t(1) << 40)) return ~std::size_t(0);
     Carver c(nullptr);
     if (ranked) {
       ranked_layout(c, ceil_div<std::int64_t>(num_cols, 32));
@@ -310,9 +315,11 @@ struct NumericPass {
       const Scalar a = a_values(j);
       for (std::int64_t p = b0; p < b1; ++p) {
         const Ordinal col = columns[p];
-        if (CheckColumns && !index_below(col, b_cols)) {
-          bits |= error_bad_b;
-          continue;
+        if constexpr (CheckColumns) {
+          if (!index_below(col, b_cols)) {
+            bits |= error_bad_b;
+            continue;
+          }
         }
         bits |= add(col, a * values[p]);
       }
@@ -337,9 +344,13 @@ struct NumericPass {
   /// (-1 elsewhere, restored after the row), values straight into C.
   KOKKOS_INLINE_FUNCTION void dense_row(const RowContext& ctx) const {
     if (ctx.row < 0) return;
-    if (ring_mask > 0) {
-      ring_dense_row(ctx);
-      return;
+    // Only host plans take the ring (symbolic.hpp): device kernels do not
+    // carry it.
+    if constexpr (is_host_space<ExecSpace>()) {
+      if (ring_mask > 0) {
+        ring_dense_row(ctx);
+        return;
+      }
     }
     if (ranked) {
       ranked_dense_row(ctx);

@@ -138,7 +138,8 @@ std::int64_t max_row_span(const ExecSpace& space, const RowMap& row_map, const E
 /// The ring of ring_dense_row takes at most this share of a core's level-2
 /// cache, the rest left to the rows of A, B and C streaming past it.
 constexpr std::size_t ring_l2_share_divisor = 2;
-/// The narrowest ring: two cache lines of bits.
+/// The narrowest ring: 1,024 slots (12 to 24 KiB), so that narrow rows
+/// still share the same few rings' sizes.
 constexpr std::int64_t ring_min_width = 1024;
 
 /// Builds the numeric schedule (bins by nnz of each row of C); returns the
@@ -196,23 +197,27 @@ std::int64_t plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& map
     // row of C spans few columns, rows sum in a ring indexed by the
     // column's low bits instead (see numeric_pass.hpp), whatever B's width.
     // Numeric-only reuse, two threads of an AMD EPYC (512 KiB of L2),
-    // processes of each tool in turn, 2026-12-04: lap3d:120's A * P (a
-    // ring of 16,384) 109.9, 109.1 -> 67.7, 69.1 ms against the positions,
-    // lap3d:60 20.1, 19.3 -> 15.0, 15.1, lap3d:120's R * (A * P) 65.4,
-    // 65.6 -> 59.9, 65.8. Where the values per column fit, they stay: the
-    // ring (wider than brick:16's A * P's 1,536 columns) took 9.1, 9.4 ->
-    // 10.9, 10.9 ms there.
+    // bench processes of each tool in turn, 2026-12-04: lap3d:120's A * P
+    // 111.6, 114.2 -> 66.1, 65.0 ms against the positions, lap3d:60 19.5,
+    // 22.7 -> 13.9, 13.1, lap2d:600:9 40.4, 47.6 -> 28.9, 29.0. Where the
+    // values per column fit, they stay: a ring (wider than brick:16's
+    // A * P's 1,536 columns) took 9.1, 9.4 -> 10.9, 10.9 ms there. The
+    // span is compared with the slots that fit before any rounding, so no
+    // width overflows (B's columns may number up to 2^63).
     schedule.ring_width = 0;
     if constexpr (is_host_space<ExecSpace>()) {
-      if (!schedule.summed && mapping.one_thread_per_row && options.sort_rows && schedule.prefetch_limit == 0) {
+      const auto widest = static_cast<std::int64_t>(host_l2_bytes() / ring_l2_share_divisor / Pass::ring_slot_bytes);
+      if (!schedule.summed && widest >= ring_min_width && mapping.one_thread_per_row && options.sort_rows &&
+          schedule.prefetch_limit == 0) {
         const std::int64_t span = max_row_span(space, row_map, plan.c_entries_, rows);
-        std::int64_t width = ring_min_width;
-        while (width < span) width *= 2;
-        const std::size_t ring_bytes = Pass::ring_bytes(width);
-        if (ring_bytes <= host_l2_bytes() / ring_l2_share_divisor && dense_allowed(mapping, automatic, ring_bytes)) {
-          schedule.ring_width = width;
-          schedule.ranked = false;
-          schedule.summed = false;
+        if (span <= widest) {
+          std::int64_t width = ring_min_width;
+          while (width < span) width *= 2;
+          if (width <= widest && dense_allowed(mapping, automatic, Pass::ring_bytes(width))) {
+            schedule.ring_width = width;
+            schedule.ranked = false;
+            schedule.summed = false;
+          }
         }
       }
     }
