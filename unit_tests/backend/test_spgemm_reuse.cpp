@@ -293,6 +293,20 @@ TYPED_TEST(SpgemmReuse, RowsSpanningAHugeColumnRange) {
   }
 }
 
+// SpgemmStats::numeric_rows names dense rows only where a numeric pass
+// takes them: not for a product without products, nor for the colouring
+// numeric phase.
+TYPED_TEST(SpgemmReuse, NumericRowsNamedOnlyWhereDenseRowsRun) {
+  if (!test_space_is_host) GTEST_SKIP() << "dense rows are the CPU's";
+  const auto A = this->banded(200, 200, 2, 320);
+  const auto empty = this->random(200, 200, 0, 321);
+  EXPECT_EQ(TestFixture::Run::symbolic(this->device(empty), this->device(A)).stats().numeric_rows, "");
+  SpgemmOptions coloured;
+  coloured.accumulator = Accumulator::mcr;
+  EXPECT_EQ(TestFixture::Run::symbolic(this->device(A), this->device(A), coloured).stats().numeric_rows, "");
+  EXPECT_NE(TestFixture::Run::symbolic(this->device(A), this->device(A)).stats().numeric_rows, "");
+}
+
 TYPED_TEST(SpgemmReuse, StructureChangeIsDetected) {
   // B = identity, then B = a cyclic shift: same shape and nnz, but every
   // product now lands in a column the planned structure does not have.

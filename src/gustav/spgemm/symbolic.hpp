@@ -466,6 +466,7 @@ void plan_colours(const ExecSpace& space, Plan& plan, const char* who) {
   stats.colours_per_group = s.colours_per_group;
   stats.colour_groups = static_cast<std::int64_t>(s.group_offsets.size()) - 1;
   stats.numeric_bins.clear();
+  stats.numeric_rows.clear();  // the colouring phase has no dense rows
   stats.symbolic_peak_temp_bytes = std::max(stats.symbolic_peak_temp_bytes, temp.peak());
 }
 
@@ -555,6 +556,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
     plan.c_entries_ = allocate_result_view<typename Types::c_entries>(space, "gustav::symbolic::c_entries", 0, false);
     if (values) *values = allocate_result_view<typename Types::c_values>(space, "gustav::numeric::c_values", 0, false);
     plan_numeric<Types>(space, plan, mapping, B.num_cols, 1.0, Kokkos::View<std::int64_t*, Device>(), temp);
+    plan.stats_.numeric_rows.clear();  // no row has products: no pass runs
     stats.accumulator = "hash";
     stats.symbolic_peak_temp_bytes = temp.peak();
     stats.numeric_peak_temp_bytes = view_bytes(plan.schedule_.binning.perm);
