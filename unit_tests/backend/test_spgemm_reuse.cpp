@@ -202,7 +202,9 @@ TYPED_TEST(SpgemmReuse, StreamingRowsPerColumnInARingOrByPosition) {
 // The ring holds a row's columns by their low bits: a product moved to a
 // column absent from its row, or to one a ring's width beyond the row's
 // columns (the same slot as a column the row holds), on either side, must
-// be caught, and the ring left clean for the next call.
+// be caught, and the planned B must still multiply right afterwards. (Each
+// call's pool sets its rings up afresh, so this does not test the rows'
+// own clean-up within a call.)
 TYPED_TEST(SpgemmReuse, RingRowsCatchProductsOutsideTheirRow) {
   using Host = typename TestFixture::Host;
   using O = typename TestFixture::O;
