@@ -151,7 +151,7 @@ TYPED_TEST(SpgemmReuse, ReuseOverMillionsOfColumns) {
 // reaching its first and last columns, as many columns as just fit); else,
 // where every row of C spans few columns, in a ring of values indexed by a
 // column's low bits (1.5 million columns, each row of B near its own
-// stretch of them: a ring of 2,048 slots, at most 48 KB); else they add
+// stretch of them: a ring of 2,048 slots, at most 64 KB); else they add
 // at each column's position in C's row (1.5 million scattered columns:
 // 6 MB of positions, at least 12 MB with values of any scalar), as they do
 // where A does not stream. Each must be right and catch a product moved

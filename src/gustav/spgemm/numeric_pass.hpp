@@ -127,24 +127,31 @@ struct NumericPass {
     return r;
   }
   /// The ring (ring_dense_row): a word that says whether the slots are set
-  /// up, the column each slot holds in the current row, then the slots'
-  /// values. An empty slot s holds ~s, which no column can match there:
-  /// ~s falls on slot (ring_mask - s), never s, the width being even. (One
-  /// mark for every slot, such as -1, would match a malformed column equal
-  /// to it on the slot that column falls on.)
+  /// up, then the slots, each holding the column it has in the current row
+  /// beside that column's value, so that a product's test and its add touch
+  /// one cache line (with the columns and values in two arrays they touched
+  /// two: two threads of an AMD EPYC, 2026-12-05, numeric-only reuse in
+  /// processes run in turn, lap3d:100 65.0, 64.0 -> 62.5, 62.6 ms,
+  /// lap2d:1000:9 80.2, 79.0 -> 78.3, 77.3, lap3d:120's A * P 68.6, 67.1 ->
+  /// 66.2, 65.8). An empty slot s holds ~s, which no column can match
+  /// there: ~s falls on slot (ring_mask - s), never s, the width being
+  /// even. (One mark for every slot, such as -1, would match a malformed
+  /// column equal to it on the slot that column falls on.)
+  struct RingSlot {
+    Scalar sum;
+    Ordinal column;
+  };
   struct Ring {
     std::uint64_t* ready;
-    Ordinal* column;
-    Scalar* sums;
+    RingSlot* slots;
   };
   static constexpr std::uint64_t ring_ready = 0x52696e6752656479ull;
-  /// A slot's bytes: its column and its value (the ready word aside).
-  static constexpr std::size_t ring_slot_bytes = sizeof(Ordinal) + sizeof(Scalar);
+  /// A slot's bytes: its value and column, padded (the ready word aside).
+  static constexpr std::size_t ring_slot_bytes = sizeof(RingSlot);
   KOKKOS_INLINE_FUNCTION static Ring ring_layout(Carver& c, std::int64_t width) {
     Ring r;
     r.ready = c.take<std::uint64_t>(1);
-    r.column = c.take<Ordinal>(width);
-    r.sums = c.take<Scalar>(width);
+    r.slots = c.take<RingSlot>(width);
     return r;
   }
   static std::size_t ring_bytes(std::int64_t width) {
@@ -421,7 +428,7 @@ struct NumericPass {
     Carver c(ctx.chunk);
     const Ring ring = ring_layout(c, ring_mask + 1);
     if (*ring.ready != ring_ready) {
-      for (std::int64_t slot = 0; slot <= ring_mask; ++slot) ring.column[slot] = ring_empty(slot);
+      for (std::int64_t slot = 0; slot <= ring_mask; ++slot) ring.slots[slot].column = ring_empty(slot);
       *ring.ready = ring_ready;
     }
     const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
@@ -429,21 +436,22 @@ struct NumericPass {
     for (std::int64_t q = start; q < end; ++q) {
       const Ordinal col = c_entries(q);
       const std::int64_t slot = static_cast<std::int64_t>(col) & ring_mask;
-      ring.column[slot] = col;
-      ring.sums[slot] = Scalar(0);
+      ring.slots[slot].column = col;
+      ring.slots[slot].sum = Scalar(0);
     }
     // Any column, even a malformed one, falls on a slot of the ring, so the
     // columns are checked only where their slot does not hold them.
     for_each_row_product<false>(row, [&](const Ordinal col, const Scalar& v) {
       const std::int64_t slot = static_cast<std::int64_t>(col) & ring_mask;
-      if (ring.column[slot] != col) return int(index_below(col, b_cols) ? error_structure_changed : error_bad_b);
-      ring.sums[slot] += v;
+      RingSlot& at = ring.slots[slot];
+      if (at.column != col) return int(index_below(col, b_cols) ? error_structure_changed : error_bad_b);
+      at.sum += v;
       return 0;
     });
     for (std::int64_t q = start; q < end; ++q) {
       const std::int64_t slot = static_cast<std::int64_t>(c_entries(q)) & ring_mask;
-      c_values(q) = ring.sums[slot];
-      ring.column[slot] = ring_empty(slot);
+      c_values(q) = ring.slots[slot].sum;
+      ring.slots[slot].column = ring_empty(slot);
     }
   }
 

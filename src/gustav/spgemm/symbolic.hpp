@@ -135,11 +135,22 @@ std::int64_t max_row_span(const ExecSpace& space, const RowMap& row_map, const E
   return widest;
 }
 
-/// The ring of ring_dense_row takes at most this share of a core's level-2
-/// cache, the rest left to the rows of A, B and C streaming past it.
-constexpr std::size_t ring_l2_share_divisor = 2;
-/// The narrowest ring: 1,024 slots (12 to 24 KiB), so that narrow rows
-/// still share the same few rings' sizes.
+/// The ring of ring_dense_row takes at most this many times a core's
+/// level-2 cache. What a thread keeps hot is not the whole ring but the few
+/// slots each of its row's stretches of columns reaches, and these move on
+/// by a column a row, so a ring wider than the cache still keeps its lines
+/// in use while the positions (a miss into C's row after each) or ranks
+/// would not. Two threads of an AMD EPYC (512 KiB of L2 a core),
+/// 2026-12-05, numeric-only reuse of `gustav multiply` in processes run in
+/// turn, the ring capped at half the L2 (positions or ranks beyond it)
+/// against uncapped: lap3d:100 (393 KiB ring) 99.4, 95.7 -> 68.0, 64.7 ms;
+/// lap3d:120 (786 KiB) 164 -> 118; lap3d:190 (1.5 MiB, ranked before)
+/// 605, 612 -> 563, 532; lap3d:80:27 (393 KiB) 256, 257 -> 259, 258,
+/// level: its rows have six products an entry, whose adds dominate either
+/// way.
+constexpr std::size_t ring_l2_multiple = 4;
+/// The narrowest ring: 1,024 slots (16 KiB with double values), so that
+/// narrow rows still share the same few rings' sizes.
 constexpr std::int64_t ring_min_width = 1024;
 
 /// Builds the numeric schedule (bins by nnz of each row of C); returns the
@@ -201,12 +212,15 @@ std::int64_t plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& map
     // 111.6, 114.2 -> 66.1, 65.0 ms against the positions, lap3d:60 19.5,
     // 22.7 -> 13.9, 13.1, lap2d:600:9 40.4, 47.6 -> 28.9, 29.0. Where the
     // values per column fit, they stay: a ring (wider than brick:16's
-    // A * P's 1,536 columns) took 9.1, 9.4 -> 10.9, 10.9 ms there. The
-    // span is compared with the slots that fit before any rounding, so no
-    // width overflows (B's columns may number up to 2^63).
+    // A * P's 1,536 columns) took 9.1, 9.4 -> 10.9, 10.9 ms there. A ring
+    // is never wider than B's columns (ring_l2_multiple says how wide it
+    // may be against the cache). The span is compared with the slots that
+    // fit before any rounding, so no width overflows (B's columns may
+    // number up to 2^63).
     schedule.ring_width = 0;
     if constexpr (is_host_space<ExecSpace>()) {
-      const auto widest = static_cast<std::int64_t>(host_l2_bytes() / ring_l2_share_divisor / Pass::ring_slot_bytes);
+      const auto widest = std::min<std::int64_t>(
+          b_cols, static_cast<std::int64_t>(host_l2_bytes() * ring_l2_multiple / Pass::ring_slot_bytes));
       if (!schedule.summed && widest >= ring_min_width && mapping.one_thread_per_row && options.sort_rows &&
           schedule.prefetch_limit == 0) {
         const std::int64_t span = max_row_span(space, row_map, plan.c_entries_, rows);
