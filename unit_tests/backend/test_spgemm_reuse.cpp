@@ -199,6 +199,40 @@ TYPED_TEST(SpgemmReuse, StreamingRowsPerColumnInARingOrByPosition) {
   }
 }
 
+// A ring may be wider than a core's L2 (up to four times it): rows of C
+// spanning about 40,000 of 1.5 million columns take a ring of 65,536 slots
+// (1 to 2 MB), which must sum right, stay clear of neighbouring rows'
+// columns a ring's width away, and catch a product moved out of its row.
+TYPED_TEST(SpgemmReuse, RingsWiderThanTheCache) {
+  using Host = typename TestFixture::Host;
+  using O = typename TestFixture::O;
+  using S = typename TestFixture::S;
+  const std::int64_t cols = 1500000, rows = 3000, step = 400, reach = 40000;
+  // Row k of B: columns k * step + {0, 1, reach / 2, reach - 1}. Rows of B
+  // 164 apart (65,600 columns) fall 64 slots apart in the ring, and the
+  // ring's slots are reused about every 330 rows of C.
+  Host B;
+  B.num_rows = static_cast<O>(rows);
+  B.num_cols = static_cast<O>(cols);
+  B.row_map.assign(1, 0);
+  Rng rng(330);
+  for (std::int64_t k = 0; k < rows; ++k) {
+    for (const std::int64_t offset : {std::int64_t(0), std::int64_t(1), reach / 2, reach - 1}) {
+      B.entries.push_back(static_cast<O>(k * step + offset));
+      B.values.push_back(random_value<S>(rng));
+    }
+    B.row_map.push_back(static_cast<typename TestFixture::Z>(B.entries.size()));
+  }
+  const auto A = this->banded(2 * rows, rows, 1, 331);
+  this->check_reuse_rounds(A, B, 2, 332);
+  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B));
+  if (test_space_is_host && detail::host_l2_bytes() >= (std::size_t(1) << 19))
+    EXPECT_EQ(plan.stats().numeric_rows, "ring");
+  auto moved = B;
+  for (auto& e : moved.entries) e = static_cast<O>((static_cast<std::int64_t>(e) + 2) % cols);
+  EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(A), this->device(moved)), gustav::plan_mismatch);
+}
+
 // The ring holds a row's columns by their low bits: a product moved to a
 // column absent from its row, or to one a ring's width beyond the row's
 // columns (the same slot as a column the row holds), on either side, must
