@@ -36,8 +36,10 @@ struct SpgemmStats {
   std::string accumulator;          ///< "hash" or "dense", or "mcr" or "mcw" (the colouring numeric phase)
   /// gustav::multiply on the thread-per-row mapping: how its write pass,
   /// which writes C's columns and values in one walk after the count, kept
-  /// a row's values: "dense" (a value per column of B) or "ranked" (added
-  /// straight into C's row; B with many columns). "" where no write pass
+  /// a row's values: "dense" (a value per column of B), "ranked" (added
+  /// straight into C's row; B with many columns) or "ring" (such a B where
+  /// A streams through it: rows summed in a ring indexed by a column's low
+  /// bits, those spanning more columns than the ring ranked). "" where no write pass
   /// ran (gustav::symbolic's plans, the hierarchical mapping, or a dense
   /// accumulator that does not fit).
   std::string write_rows;

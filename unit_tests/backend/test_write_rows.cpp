@@ -3,9 +3,11 @@
 // added straight into C's row ("ranked", B with many columns), each checked
 // against the serial reference and through the statistics that say which
 // one ran; rows of few products sorted by a network on the way.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
+#include "gustav/common/host_caches.hpp"
 #include "support/spgemm_fixture.hpp"
 
 namespace gustav::test {
@@ -113,6 +115,55 @@ TYPED_TEST(WriteRows, RowsOverMillionsOfColumnsAreRanked) {
         options.sort_rows = sorted;
         this->expect_write_rows(A, *B, options, "ranked");
       }
+}
+
+// Where A streams through a B of four million columns, the rows are summed
+// in a ring (a slot per column's low bits, as wide as four times the L2
+// allows) and only rows whose columns span more than the ring less a word
+// are ranked. Each row of C joins three rows of B, some of which reach far:
+// spans just inside and just past that bound, two columns exactly a ring
+// apart (one slot), and columns a ring and a half apart, so that rows of
+// both kinds and the bound between them are checked.
+TYPED_TEST(WriteRows, StreamingRowsOverMillionsOfColumnsTakeTheRing) {
+  if (!test_space_is_host) GTEST_SKIP() << "the write pass runs on the CPU's thread-per-row mapping";
+  using S = typename TestFixture::S;
+  using O = typename TestFixture::O;
+  struct Slot {
+    S sum;
+    O column;
+  };
+  const std::int64_t inner = 3000, cols = std::int64_t(1) << 22;
+  const std::int64_t widest =
+      std::min<std::int64_t>(cols, static_cast<std::int64_t>(detail::host_l2_bytes() * 4 / sizeof(Slot)));
+  std::int64_t ring = 1024;
+  while (2 * ring <= widest) ring *= 2;
+  if (2 * ring + 2 * inner >= cols) GTEST_SKIP() << "a ring of " << ring << " slots leaves no room past it";
+  // Row i of A: columns i - 1, i, i + 1, so each row names the rows of B
+  // just after those the row above named.
+  const auto A = this->built(
+      inner, inner, 340, [&](std::int64_t r) { return r == 0 || r == inner - 1 ? 2 : 3; },
+      [&](std::int64_t r, std::int64_t t, Rng&) { return (r == 0 ? 0 : r - 1) + t; });
+  // Row k of B: columns 2k and 2k + 1, and where k % 10 is 1, 4, 6 or 8 one
+  // more: a span of ring - 38 with the row before (ring), ring - 28
+  // (ranked), the column 2k + ring (the slot of 2k), or 2k + ring * 3 / 2.
+  const auto B = this->built(
+      inner, cols, 341, [&](std::int64_t k) { return k % 10 == 1 || k % 10 == 4 || k % 10 == 6 || k % 10 == 8 ? 3 : 2; },
+      [&](std::int64_t k, std::int64_t t, Rng&) {
+        if (t < 2) return 2 * k + t;
+        const std::int64_t reach = k % 10 == 1 ? ring - 40 : k % 10 == 4 ? ring - 30 : k % 10 == 6 ? ring : ring * 3 / 2;
+        return 2 * k + reach;
+      });
+  for (const auto compression : {Compression::automatic, Compression::always, Compression::never})
+    for (const bool sorted : {true, false}) {
+      SCOPED_TRACE(std::string(compression == Compression::always  ? "compressed"
+                               : compression == Compression::never ? "uncompressed"
+                                                                   : "automatic") +
+                   (sorted ? "" : ", unsorted"));
+      SpgemmOptions options;
+      options.compression = compression;
+      options.sort_rows = sorted;
+      this->expect_write_rows(A, B, options, "ring");
+    }
 }
 
 // Over 3,000 and 300,000 scattered columns a value per column fits every

@@ -332,7 +332,36 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   r.row_bytes = [](int log2) { return Pass::region_bytes(log2, 0); };
   r.spill_row_bytes = r.row_bytes;
   r.max_need = max_nnz;
-  const auto tiers = tiers_for(mapping, r, plan.options_, Pass::dense_bytes(B.num_cols, ranked, listing));
+  // Ranked rows where A streams through B are summed in a ring first
+  // (write_pass.hpp: ring_row), as wide as a value and a column per slot fit
+  // ring_l2_multiple times a core's L2 (the ring's fronts, not the ring,
+  // stay in cache: see plan_numeric), a power of two no wider than B. Rows
+  // spanning more columns than that are ranked as before. Two threads of an
+  // AMD EPYC, 2026-12-05, `gustav multiply` one-shot totals in processes run
+  // in turn: lap3d:120 449.7 -> 403.1 ms (its write pass 249 -> 198),
+  // lap2d:2000:9 1035.7, 997.5 -> 970.6, 970.7. Rows whose value per column
+  // fits keep it: the ring there took lap3d:120's A * P's write pass from 97
+  // to 121 ms and lap3d:60's from 22 to 25 (its column per slot and the sort
+  // of its words cost more than the bitmap's scan).
+  std::int64_t ring_width = 0;
+  std::size_t dense_bytes = Pass::dense_bytes(B.num_cols, ranked, listing);
+  std::size_t dense_fill_bytes = ~std::size_t(0);
+  if constexpr (is_host_space<ExecSpace>()) {
+    if (ranked && plan.schedule_.prefetch_limit == 0) {
+      const auto widest = std::min<std::int64_t>(
+          B.num_cols, static_cast<std::int64_t>(host_l2_bytes() * ring_l2_multiple / sizeof(typename Pass::RingSlot)));
+      std::int64_t width = ring_min_width;
+      while (2 * width <= widest) width *= 2;
+      std::size_t fill = 0;
+      const std::size_t bytes = Pass::ring_chunk_bytes(B.num_cols, ranked, listing, width, &fill);
+      if (width <= widest && dense_allowed(mapping, plan.options_, bytes)) {
+        ring_width = width;
+        dense_bytes = bytes;
+        dense_fill_bytes = fill;
+      }
+    }
+  }
+  const auto tiers = tiers_for(mapping, r, plan.options_, dense_bytes);
   // The dense accumulator is the only tier (write_pass_is_dense): every row
   // in order, no binning.
   if (tiers.size() != 1 || !tiers.front().dense)
@@ -358,6 +387,8 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   pass.prefetch_limit = plan.schedule_.prefetch_limit;
   pass.ranked = ranked;
   pass.listing = listing;
+  pass.ring_mask = ring_width > 0 ? ring_width - 1 : 0;
+  if (ring_width > 0) plan.stats_.write_rows = "ring";
   pass.sorted_rows_only = pass.sorts_short_rows() && max_products <= Pass::sorted_row_products_max;
   pass.key_bucket_shift = spread_bucket_shift(B.num_cols);
   PoolSizing pools;
@@ -368,7 +399,8 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   // 23.8, 22.2 (16 chunks of 8 MB cleared before), er:1000000:8 (64
   // products every row) 255.8, 251.4 -> 226.2, 227.7, er:200000:4 13.6,
   // 12.4 -> 11.1, 11.6.
-  pools.dense_chunk_bytes = pass.sorted_rows_only ? 16 : Pass::dense_bytes(B.num_cols, ranked, listing);
+  pools.dense_chunk_bytes = pass.sorted_rows_only ? 16 : dense_bytes;
+  pools.dense_fill_bytes = dense_fill_bytes;
   const std::size_t pool_bytes = launch_tiers(space, pass, tiers, binning, pools, "gustav::multiply", temp);
   raise_kernel_errors(space, errors, "gustav::multiply");
   return pool_bytes;

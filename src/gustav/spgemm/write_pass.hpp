@@ -30,7 +30,10 @@
 /// and notes each set word's first position in C's row, and a second walk
 /// adds each product straight into C's row at its column's rank. B's rows
 /// are read twice, the second time mostly from cache; the accumulator keeps
-/// 16 bytes per 32 columns of B and no value per column.
+/// 16 bytes per 32 columns of B and no value per column. On CPUs, where A
+/// streams through B, such a row is first summed in a ring (ring_row): a
+/// slot per column's low bits, holding the column and its value, in one
+/// walk; only rows whose columns span more than the ring are ranked.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
@@ -139,6 +142,10 @@ struct WritePass {
   /// decides it.
   bool listing = false;
 
+  /// Ranked rows are first summed in a ring of ring_mask + 1 slots
+  /// (ring_row; host plans only, where A streams through B); 0: no ring.
+  std::int64_t ring_mask = 0;
+
   /// The dense accumulator: a bitmap over B's columns, the list of its
   /// words the row has set (one slot spare: the walk writes a slot before it
   /// knows whether to keep it), and either a value per column (and,
@@ -169,6 +176,46 @@ struct WritePass {
   static std::size_t dense_bytes(std::int64_t b_cols, bool ranked, bool listing) {
     Carver c(nullptr);
     dense_layout(c, ceil_div<std::int64_t>(b_cols, std::int64_t(1) << column_set_shift), ranked, listing);
+    return c.used();
+  }
+
+  /// The ring of ring_row, after the dense accumulator in the same chunk: a
+  /// bit per slot (set: the slot holds a column of the current row), the
+  /// list of the bit words the row set (one spare, as `touched`), and the
+  /// slots, each a column beside its value (one line of cache for a
+  /// product's test and add).
+  struct RingSlot {
+    Scalar sum;
+    Ordinal column;
+  };
+  struct Ring {
+    std::uint32_t* words;
+    std::int64_t* touched;
+    RingSlot* slots;
+  };
+  KOKKOS_FORCEINLINE_FUNCTION static Ring ring_layout(Carver& c, std::int64_t width) {
+    Ring r;
+    r.words = c.take<std::uint32_t>(width >> column_set_shift);
+    r.touched = c.take<std::int64_t>((width >> column_set_shift) + 1);
+    r.slots = c.take<RingSlot>(width);
+    return r;
+  }
+  /// Chunk bytes with a ring of `width` slots after the dense accumulator,
+  /// and the bytes at its start that must start at zero (all but the slots,
+  /// which a row writes before it reads them).
+  static std::size_t ring_chunk_bytes(std::int64_t b_cols, bool ranked, bool listing, std::int64_t width,
+                                      std::size_t* fill_bytes = nullptr) {
+    Carver c(nullptr);
+    dense_layout(c, ceil_div<std::int64_t>(b_cols, std::int64_t(1) << column_set_shift), ranked, listing);
+    const Ring r = ring_layout(c, width);
+    (void)r;
+    if (fill_bytes) {
+      Carver f(nullptr);
+      dense_layout(f, ceil_div<std::int64_t>(b_cols, std::int64_t(1) << column_set_shift), ranked, listing);
+      f.take<std::uint32_t>(width >> column_set_shift);
+      f.take<std::int64_t>((width >> column_set_shift) + 1);
+      *fill_bytes = f.used();
+    }
     return c.used();
   }
 
@@ -223,6 +270,11 @@ struct WritePass {
     Carver c(ctx.chunk);
     const Dense d = dense_layout(c, bitmap_words, ranked, listing);
     if (ranked) {
+      // Host plans alone take the ring (symbolic.hpp): device kernels do
+      // not carry it.
+      if constexpr (is_host_space<ExecSpace>()) {
+        if (ring_mask > 0 && ring_row(ring_layout(c, ring_mask + 1), row, start, end)) return;
+      }
       ranked_row(d, row, start, end);
     } else {
       summed_row(d, row, start, end);
@@ -403,6 +455,71 @@ struct WritePass {
       d.values[col] = Scalar(0);
       d.seen[col] = false;
     }
+  }
+
+  /// Sums the row in the ring in one walk and writes it out in column
+  /// order; returns false, the ring left clean, where the row's columns span
+  /// more than the ring less a word (ranked_row then takes it). A product's
+  /// column takes slot column & ring_mask. Within a span that short no two
+  /// columns share a slot, and the slots from the lowest column's on, taken
+  /// round the ring, hold the columns in ascending order, so the row goes out
+  /// by its set words sorted by their distance round the ring from the
+  /// lowest column's word. A new slot is told by its bit, as summed_row's
+  /// streaming rows tell a new column (the pattern repeats from row to row).
+  KOKKOS_INLINE_FUNCTION bool ring_row(const Ring& r, std::int64_t row, std::int64_t start, std::int64_t end) const {
+    constexpr std::int64_t word_bits = std::int64_t(1) << column_set_shift;
+    const std::int64_t mask = ring_mask;
+    std::int64_t set_words = 0;
+    std::int64_t lo = mask, hi = -1;  // the row's columns, once it has any
+    bool first = true, clash = false;
+    for_each_product(row, [&](const auto j, const auto p) {
+      const std::int64_t col = static_cast<std::int64_t>(b_entries(p));
+      const std::int64_t slot = col & mask;
+      const std::int64_t w = slot >> column_set_shift;
+      const std::uint32_t bit = std::uint32_t(1) << (slot & (word_bits - 1));
+      const std::uint32_t before = r.words[w];
+      const Scalar v = a_values(j) * b_values(p);
+      RingSlot& at = r.slots[slot];
+      if (before & bit) {
+        if (at.column == static_cast<Ordinal>(col)) {
+          at.sum += v;
+        } else {
+          clash = true;  // two columns a multiple of the ring apart
+        }
+      } else {
+        r.words[w] = before | bit;
+        if (before == 0) r.touched[set_words++] = w;
+        at.column = static_cast<Ordinal>(col);
+        at.sum = v;
+        lo = first || col < lo ? col : lo;
+        hi = col > hi ? col : hi;
+        first = false;
+      }
+    });
+    if (clash || hi - lo > mask - word_bits) {
+      for (std::int64_t t = 0; t < set_words; ++t) r.words[r.touched[t]] = 0;
+      return false;
+    }
+    const std::int64_t words = (mask + 1) >> column_set_shift;
+    const std::int64_t w0 = (lo & mask) >> column_set_shift;
+    for (std::int64_t t = 0; t < set_words; ++t) r.touched[t] = (r.touched[t] - w0) & (words - 1);
+    sequential_sort_pairs(r.touched, static_cast<int*>(nullptr), set_words);
+    std::int64_t out = start;
+    for (std::int64_t t = 0; t < set_words; ++t) {
+      const std::int64_t w = (r.touched[t] + w0) & (words - 1);
+      std::uint32_t word = r.words[w];
+      r.words[w] = 0;
+      for (; word; word &= word - 1) {
+        const RingSlot& at = r.slots[(w << column_set_shift) + lowest_bit32(word)];
+        if (out < end) {
+          c_entries(out) = at.column;
+          c_values(out) = at.sum;
+        }
+        ++out;
+      }
+    }
+    if (out != end) Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
+    return true;
   }
 
   /// Marks the row's columns, writes them out in order with zero values,
