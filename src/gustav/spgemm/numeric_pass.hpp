@@ -25,6 +25,7 @@
 #include <cstdint>
 
 #include "gustav/accumulators/hash_table.hpp"
+#include "gustav/accumulators/ring_slot.hpp"
 #include "gustav/accumulators/two_level_hashmap.hpp"
 #include "gustav/analysis/tiers.hpp"
 #include "gustav/common/bits.hpp"
@@ -137,10 +138,7 @@ struct NumericPass {
   /// there: ~s falls on slot (ring_mask - s), never s, the width being
   /// even. (One mark for every slot, such as -1, would match a malformed
   /// column equal to it on the slot that column falls on.)
-  struct RingSlot {
-    Scalar sum;
-    Ordinal column;
-  };
+  using RingSlot = detail::RingSlot<Scalar, Ordinal>;
   struct Ring {
     std::uint64_t* ready;
     RingSlot* slots;

@@ -149,6 +149,11 @@ std::int64_t max_row_span(const ExecSpace& space, const RowMap& row_map, const E
 /// level: its rows have six products an entry, whose adds dominate either
 /// way.
 constexpr std::size_t ring_l2_multiple = 4;
+/// The most slots of `slot_bytes` a ring may have: ring_l2_multiple times a
+/// core's L2, and never more than B's columns.
+inline std::int64_t ring_widest(std::int64_t b_cols, std::size_t slot_bytes) {
+  return std::min<std::int64_t>(b_cols, static_cast<std::int64_t>(host_l2_bytes() * ring_l2_multiple / slot_bytes));
+}
 /// The narrowest ring: 1,024 slots (16 KiB with double values), so that
 /// narrow rows still share the same few rings' sizes.
 constexpr std::int64_t ring_min_width = 1024;
@@ -219,8 +224,7 @@ std::int64_t plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& map
     // number up to 2^63).
     schedule.ring_width = 0;
     if constexpr (is_host_space<ExecSpace>()) {
-      const auto widest = std::min<std::int64_t>(
-          b_cols, static_cast<std::int64_t>(host_l2_bytes() * ring_l2_multiple / Pass::ring_slot_bytes));
+      const std::int64_t widest = ring_widest(b_cols, Pass::ring_slot_bytes);
       if (!schedule.summed && widest >= ring_min_width && mapping.one_thread_per_row && options.sort_rows &&
           schedule.prefetch_limit == 0) {
         const std::int64_t span = max_row_span(space, row_map, plan.c_entries_, rows);
@@ -348,12 +352,11 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   std::size_t dense_fill_bytes = ~std::size_t(0);
   if constexpr (is_host_space<ExecSpace>()) {
     if (ranked && plan.schedule_.prefetch_limit == 0) {
-      const auto widest = std::min<std::int64_t>(
-          B.num_cols, static_cast<std::int64_t>(host_l2_bytes() * ring_l2_multiple / sizeof(typename Pass::RingSlot)));
+      const std::int64_t widest = ring_widest(B.num_cols, sizeof(typename Pass::RingSlot));
       std::int64_t width = ring_min_width;
       while (2 * width <= widest) width *= 2;
       std::size_t fill = 0;
-      const std::size_t bytes = Pass::ring_chunk_bytes(B.num_cols, ranked, listing, width, &fill);
+      const std::size_t bytes = Pass::ring_chunk_bytes(B.num_cols, ranked, listing, width, fill);
       if (width <= widest && dense_allowed(mapping, plan.options_, bytes)) {
         ring_width = width;
         dense_bytes = bytes;

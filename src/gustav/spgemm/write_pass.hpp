@@ -38,6 +38,7 @@
 #include <cstdint>
 
 #include "gustav/accumulators/leveled_bitmap.hpp"
+#include "gustav/accumulators/ring_slot.hpp"
 #include "gustav/analysis/tiers.hpp"
 #include "gustav/common/bits.hpp"
 #include "gustav/common/concurrency.hpp"
@@ -182,40 +183,31 @@ struct WritePass {
   /// The ring of ring_row, after the dense accumulator in the same chunk: a
   /// bit per slot (set: the slot holds a column of the current row), the
   /// list of the bit words the row set (one spare, as `touched`), and the
-  /// slots, each a column beside its value (one line of cache for a
-  /// product's test and add).
-  struct RingSlot {
-    Scalar sum;
-    Ordinal column;
-  };
+  /// slots (ring_slot.hpp). `zeroed_end`, where given, gets the chunk's
+  /// bytes before the slots: those must start at zero, while a row writes a
+  /// slot before it reads it.
+  using RingSlot = detail::RingSlot<Scalar, Ordinal>;
   struct Ring {
     std::uint32_t* words;
     std::int64_t* touched;
     RingSlot* slots;
   };
-  KOKKOS_FORCEINLINE_FUNCTION static Ring ring_layout(Carver& c, std::int64_t width) {
+  KOKKOS_FORCEINLINE_FUNCTION static Ring ring_layout(Carver& c, std::int64_t width,
+                                                      std::size_t* zeroed_end = nullptr) {
     Ring r;
     r.words = c.take<std::uint32_t>(width >> column_set_shift);
     r.touched = c.take<std::int64_t>((width >> column_set_shift) + 1);
+    if (zeroed_end) *zeroed_end = c.used();
     r.slots = c.take<RingSlot>(width);
     return r;
   }
-  /// Chunk bytes with a ring of `width` slots after the dense accumulator,
-  /// and the bytes at its start that must start at zero (all but the slots,
-  /// which a row writes before it reads them).
+  /// Chunk bytes with a ring of `width` slots after the dense accumulator;
+  /// `fill_bytes` gets those that must start at zero (see ring_layout).
   static std::size_t ring_chunk_bytes(std::int64_t b_cols, bool ranked, bool listing, std::int64_t width,
-                                      std::size_t* fill_bytes = nullptr) {
+                                      std::size_t& fill_bytes) {
     Carver c(nullptr);
     dense_layout(c, ceil_div<std::int64_t>(b_cols, std::int64_t(1) << column_set_shift), ranked, listing);
-    const Ring r = ring_layout(c, width);
-    (void)r;
-    if (fill_bytes) {
-      Carver f(nullptr);
-      dense_layout(f, ceil_div<std::int64_t>(b_cols, std::int64_t(1) << column_set_shift), ranked, listing);
-      f.take<std::uint32_t>(width >> column_set_shift);
-      f.take<std::int64_t>((width >> column_set_shift) + 1);
-      *fill_bytes = f.used();
-    }
+    ring_layout(c, width, &fill_bytes);
     return c.used();
   }
 
@@ -470,8 +462,8 @@ struct WritePass {
     constexpr std::int64_t word_bits = std::int64_t(1) << column_set_shift;
     const std::int64_t mask = ring_mask;
     std::int64_t set_words = 0;
-    std::int64_t lo = mask, hi = -1;  // the row's columns, once it has any
-    bool first = true, clash = false;
+    std::int64_t lo = INT64_MAX, hi = -1;  // the row's columns, once it has any
+    bool clash = false;
     for_each_product(row, [&](const auto j, const auto p) {
       const std::int64_t col = static_cast<std::int64_t>(b_entries(p));
       const std::int64_t slot = col & mask;
@@ -491,9 +483,8 @@ struct WritePass {
         if (before == 0) r.touched[set_words++] = w;
         at.column = static_cast<Ordinal>(col);
         at.sum = v;
-        lo = first || col < lo ? col : lo;
+        lo = col < lo ? col : lo;
         hi = col > hi ? col : hi;
-        first = false;
       }
     });
     if (clash || hi - lo > mask - word_bits) {
