@@ -115,9 +115,8 @@ void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const 
     pass.errors = errors;
     pass.max_load = schedule.max_load;
     pass.prefetch_limit = schedule.prefetch_limit;
-    pass.ranked = schedule.ranked;
-    pass.summed = schedule.summed;
-    pass.ring_mask = schedule.ring_width > 0 ? schedule.ring_width - 1 : 0;
+    pass.dense_rows = schedule.dense_rows;
+    pass.ring_mask = schedule.dense_rows == DenseRows::ring ? schedule.ring_width - 1 : 0;
     pass.words = ceil_div<std::int64_t>(plan.b_cols_, 32);
     pass.a_nnz = A.nnz();
     pass.b_rows = B.num_rows;

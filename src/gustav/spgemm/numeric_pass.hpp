@@ -33,6 +33,7 @@
 #include "gustav/common/prefetch.hpp"
 #include "gustav/common/search.hpp"
 #include "gustav/common/launch.hpp"
+#include "gustav/spgemm/dense_rows.hpp"
 #include "gustav/spgemm/product_walk.hpp"
 #include "gustav/spgemm/row_context.hpp"
 
@@ -63,16 +64,13 @@ struct NumericPass {
   Kokkos::View<int, typename Types::device_type> errors;
   double max_load = 0.5;
   std::int64_t prefetch_limit = 0;  ///< rows of B are fetched ahead up to this entry of A (0: none)
-  /// CPU dense rows ranked (ranked_dense_row) rather than mapped by a
-  /// position per column of B; `words`: 32-column words over B's columns.
-  bool ranked = false;
+  /// How CPU dense rows sum (dense_rows.hpp).
+  DenseRows dense_rows = DenseRows::positions;
+  /// DenseRows::ranked: 32-column words over B's columns.
   std::int64_t words = 0;
-  /// CPU dense rows summed in a value per column of B (summed_dense_row)
-  /// rather than into C's row at each column's position.
-  bool summed = false;
-  /// CPU dense rows summed in a ring of ring_mask + 1 values (a power of
-  /// two at least as wide as every row of C's span of columns) indexed by a
-  /// column's low bits (ring_dense_row); 0: no ring.
+  /// DenseRows::ring: the ring's ring_mask + 1 values (a power of two at
+  /// least as wide as every row of C's span of columns) indexed by a
+  /// column's low bits.
   std::int64_t ring_mask = 0;
   /// The operands' extents for the defensive reads.
   std::int64_t a_nnz = 0, b_rows = 0, b_nnz = 0, b_cols = 0;
@@ -167,25 +165,35 @@ struct NumericPass {
   }
   KOKKOS_INLINE_FUNCTION static Ordinal ring_empty(std::int64_t slot) { return static_cast<Ordinal>(~slot); }
   /// Dense accumulator bytes: the position in the row of every column of B
-  /// and, summed, a value per column; or, ranked, ranked_layout's words.
-  static std::size_t dense_bytes(std::int64_t num_cols, bool ranked, bool summed) {
+  /// and, summed, a value per column; ranked, ranked_layout's words; ring,
+  /// ring_layout's `ring_width` slots.
+  static std::size_t dense_bytes(DenseRows rows, std::int64_t num_cols, std::int64_t ring_width = 0) {
+    if (rows == DenseRows::ring) return ring_bytes(ring_width);
     // B of 2^40 columns or more would wrap the sizes below: no dense
     // accumulator that large is allowed anyway.
     if (num_cols >= (std::int64_t(1) << 40)) return ~std::size_t(0);
     Carver c(nullptr);
-    if (ranked) {
+    if (rows == DenseRows::ranked) {
       ranked_layout(c, ceil_div<std::int64_t>(num_cols, 32));
     } else {
       c.take<int>(num_cols);
-      if (summed) c.take<Scalar>(num_cols);
+      if (rows == DenseRows::summed) c.take<Scalar>(num_cols);
     }
     return c.used();
   }
   /// Bytes at the start of a dense accumulator that the pool sets to
   /// dense_fill_byte: summed, the positions alone (the values are zeroed by
-  /// each row for its own columns, and read nowhere else); else all of it.
-  static std::size_t dense_fill_bytes(std::int64_t num_cols, bool ranked, bool summed) {
-    return summed && !ranked ? dense_bytes(num_cols, false, false) : ~std::size_t(0);
+  /// each row for its own columns, and read nowhere else); ring, the ready
+  /// word (ring_fill_bytes); else all of it.
+  static std::size_t dense_fill_bytes(DenseRows rows, std::int64_t num_cols, std::int64_t ring_width = 0) {
+    switch (rows) {
+      case DenseRows::summed:
+        return dense_bytes(DenseRows::positions, num_cols);
+      case DenseRows::ring:
+        return ring_fill_bytes(ring_width);
+      default:
+        return ~std::size_t(0);
+    }
   }
 
   template <class Level, class Member>
@@ -352,16 +360,16 @@ struct NumericPass {
     // Only host plans take the ring (symbolic.hpp): device kernels do not
     // carry it.
     if constexpr (is_host_space<ExecSpace>()) {
-      if (ring_mask > 0) {
+      if (dense_rows == DenseRows::ring) {
         ring_dense_row(ctx);
         return;
       }
     }
-    if (ranked) {
+    if (dense_rows == DenseRows::ranked) {
       ranked_dense_row(ctx);
       return;
     }
-    if (summed) {
+    if (dense_rows == DenseRows::summed) {
       summed_dense_row(ctx);
       return;
     }

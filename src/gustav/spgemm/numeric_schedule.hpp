@@ -13,6 +13,7 @@
 #include "gustav/analysis/row_bins.hpp"
 #include "gustav/analysis/tiers.hpp"
 #include "gustav/colouring/colour_schedule.hpp"
+#include "gustav/spgemm/dense_rows.hpp"
 #include "gustav/spgemm/product_positions.hpp"
 #include "gustav/spgemm/tier_kernel.hpp"
 
@@ -47,14 +48,9 @@ struct NumericSchedule {
   /// Thread-per-row passes fetch rows of B ahead up to this entry of A:
   /// nnz(A), or 0 where A streams through B (prefetch_b_rows).
   std::int64_t prefetch_limit = 0;
-  /// The thread-per-row dense rows ranked (numeric_pass.hpp): B too wide for
-  /// a position per column.
-  bool ranked = false;
-  /// The thread-per-row dense rows summed in a value per column of B beside
-  /// the positions (numeric_pass.hpp), where both fit.
-  bool summed = false;
-  /// The thread-per-row dense rows summed in a ring of this many values
-  /// (numeric_pass.hpp: ring_dense_row); 0: no ring.
+  /// How the thread-per-row dense rows sum (numeric_pass.hpp), and, for
+  /// DenseRows::ring, the ring's width in values (0 otherwise).
+  DenseRows dense_rows = DenseRows::positions;
   std::int64_t ring_width = 0;
 };
 

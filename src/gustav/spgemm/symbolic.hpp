@@ -187,8 +187,8 @@ std::int64_t plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& map
     // everywhere was slower where the positions fit: er:1000000:8 409-458
     // -> 480-524 ms, er:300000:6 52-60 -> 64-76, lap3d:60 12.6 -> 17.2,
     // lap3d:60's A * P 8.0 -> 10.9.
-    schedule.ranked = mapping.one_thread_per_row && options.sort_rows && b_cols < (std::int64_t(1) << 31) &&
-                      !dense_allowed(mapping, options, Pass::dense_bytes(b_cols, false, false));
+    const bool ranked = mapping.one_thread_per_row && options.sort_rows && b_cols < (std::int64_t(1) << 31) &&
+                        !dense_allowed(mapping, options, Pass::dense_bytes(DenseRows::positions, b_cols));
     // Where A streams through B (stencils, multigrid operators: a row's
     // columns lie close together, so a value per column stays in cache as
     // the positions do) and a value per column of B fits beside the
@@ -206,9 +206,10 @@ std::int64_t plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& map
     // missed twice (er:300000:6's reuse 81, 118 -> 139, 102 ms, one thread).
     SpgemmOptions automatic = options;
     automatic.accumulator = Accumulator::automatic;
-    const std::size_t summed_bytes = Pass::dense_bytes(b_cols, false, true);
-    schedule.summed = !schedule.ranked && schedule.prefetch_limit == 0 &&
-                      dense_allowed(mapping, automatic, summed_bytes) && summed_bytes <= host_l2_bytes();
+    const std::size_t summed_bytes = Pass::dense_bytes(DenseRows::summed, b_cols);
+    const bool summed = !ranked && schedule.prefetch_limit == 0 && dense_allowed(mapping, automatic, summed_bytes) &&
+                        summed_bytes <= host_l2_bytes();
+    schedule.dense_rows = ranked ? DenseRows::ranked : summed ? DenseRows::summed : DenseRows::positions;
     // Where the values per column do not fit, A streams through B and every
     // row of C spans few columns, rows sum in a ring indexed by the
     // column's low bits instead (see numeric_pass.hpp), whatever B's width.
@@ -225,23 +226,20 @@ std::int64_t plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& map
     schedule.ring_width = 0;
     if constexpr (is_host_space<ExecSpace>()) {
       const std::int64_t widest = ring_widest(b_cols, Pass::ring_slot_bytes);
-      if (!schedule.summed && widest >= ring_min_width && mapping.one_thread_per_row && options.sort_rows &&
+      if (!summed && widest >= ring_min_width && mapping.one_thread_per_row && options.sort_rows &&
           schedule.prefetch_limit == 0) {
         const std::int64_t span = max_row_span(space, row_map, plan.c_entries_, rows);
         if (span <= widest) {
           std::int64_t width = ring_min_width;
           while (width < span) width *= 2;
-          if (width <= widest && dense_allowed(mapping, automatic, Pass::ring_bytes(width))) {
+          if (width <= widest && dense_allowed(mapping, automatic, Pass::dense_bytes(DenseRows::ring, b_cols, width))) {
+            schedule.dense_rows = DenseRows::ring;
             schedule.ring_width = width;
-            schedule.ranked = false;
-            schedule.summed = false;
           }
         }
       }
     }
-    const std::size_t dense_bytes = schedule.ring_width > 0
-                                        ? Pass::ring_bytes(schedule.ring_width)
-                                        : Pass::dense_bytes(b_cols, schedule.ranked, schedule.summed);
+    const std::size_t dense_bytes = Pass::dense_bytes(schedule.dense_rows, b_cols, schedule.ring_width);
     schedule.tiers = tiers_for(mapping, r, options, dense_bytes);
     schedule.pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(max_nnz, r.max_load));
     schedule.pools.dense_chunk_bytes = dense_bytes;
@@ -250,14 +248,8 @@ std::int64_t plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& map
     // the positions alone (filling the values too tripled the pool's fill
     // for nothing read: two AMD threads, lap3d:80:27's reuse 257, 265 ->
     // 233, 233 ms while it was summed).
-    schedule.pools.dense_fill_bytes = schedule.ring_width > 0
-                                          ? Pass::ring_fill_bytes(schedule.ring_width)
-                                          : Pass::dense_fill_bytes(b_cols, schedule.ranked, schedule.summed);
-    plan.stats_.numeric_rows = !uses_dense(schedule.tiers) ? ""
-                               : schedule.ring_width > 0   ? "ring"
-                               : schedule.ranked           ? "ranked"
-                               : schedule.summed           ? "summed"
-                                                           : "positions";
+    schedule.pools.dense_fill_bytes = Pass::dense_fill_bytes(schedule.dense_rows, b_cols, schedule.ring_width);
+    plan.stats_.numeric_rows = uses_dense(schedule.tiers) ? dense_rows_name(schedule.dense_rows) : "";
   };
   if (mapping.one_thread_per_row) {
     run(Exclusive{});
@@ -391,7 +383,7 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   pass.ranked = ranked;
   pass.listing = listing;
   pass.ring_mask = ring_width > 0 ? ring_width - 1 : 0;
-  if (ring_width > 0) plan.stats_.write_rows = "ring";
+  plan.stats_.write_rows = ring_width > 0 ? "ring" : ranked ? "ranked" : "dense";
   pass.sorted_rows_only = pass.sorts_short_rows() && max_products <= Pass::sorted_row_products_max;
   pass.key_bucket_shift = spread_bucket_shift(B.num_cols);
   PoolSizing pools;
@@ -697,7 +689,6 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
   TempMemory numeric_temp;
   numeric_temp.set_budget(options.memory_budget_bytes);
   if (one_walk) {
-    stats.write_rows = ranked ? "ranked" : "dense";
     // The plan goes no further than gustav::multiply, so it needs no
     // numeric schedule. The product counts stay for the write pass, and so
     // does the compressed B where B compresses well (its runs mark the
