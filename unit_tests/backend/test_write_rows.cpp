@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "gustav/common/host_caches.hpp"
 #include "support/spgemm_fixture.hpp"
@@ -164,6 +165,53 @@ TYPED_TEST(WriteRows, StreamingRowsOverMillionsOfColumnsTakeTheRing) {
       options.sort_rows = sorted;
       this->expect_write_rows(A, B, options, "ring");
     }
+}
+
+// B of so many columns (64-bit indices) that the write pass's accumulator,
+// a value per column, would pass 2^64 bytes and its size wrap to a few
+// bytes: each column count is taken just around where that size would wrap
+// for the configuration's types (four words of bitmap and summaries, the
+// list of set words and the values, per 32 columns), and at 2^40 and 2^62.
+// No accumulator is sized by such B's columns: the product takes no one
+// walk, and is right.
+TYPED_TEST(WriteRows, ColumnsWhoseAccumulatorSizeWouldWrapTakeNone) {
+  if (!test_space_is_host) GTEST_SKIP() << "the write pass runs on the CPU's thread-per-row mapping";
+  using S = typename TestFixture::S;
+  using O = typename TestFixture::O;
+  if constexpr (sizeof(O) < 8) {
+    GTEST_SKIP() << "needs 64-bit column indices";
+  } else {
+    // Bytes per 32 columns, in 1024ths: a bitmap word, its summary and top
+    // bits, a set word's index, 32 values.
+    const unsigned __int128 per_32 = 4 * 1024 + 128 + 4 + 1024 * sizeof(O) + 32 * 1024 * sizeof(S);
+    const std::int64_t wrap_words = static_cast<std::int64_t>((static_cast<unsigned __int128>(1) << 74) / per_32);
+    std::vector<std::int64_t> widths = {std::int64_t(1) << 40, std::int64_t(1) << 62};
+    for (std::int64_t w = wrap_words - 2; w <= wrap_words + 3; ++w) widths.push_back(32 * w);
+    const std::int64_t n = 40;
+    for (const std::int64_t cols : widths) {
+      SCOPED_TRACE("B of " + std::to_string(cols) + " columns");
+      // A: rows i and i + 1 of B for row i. B: row k holds columns k, a
+      // middle one and one near the top of the width.
+      const auto A = this->built(
+          n, n, 350, [&](std::int64_t r) { return r + 1 < n ? 2 : 1; },
+          [&](std::int64_t r, std::int64_t t, Rng&) { return r + t; });
+      const auto B = this->built(
+          n, cols, 351, [&](std::int64_t) { return 3; },
+          [&](std::int64_t k, std::int64_t t, Rng&) {
+            return t == 0 ? k : t == 1 ? cols / 2 + 7 * k : cols - 1 - 3 * k;
+          });
+      for (const auto compression : {Compression::automatic, Compression::never}) {
+        SpgemmOptions options;
+        options.compression = compression;
+        SpgemmStats stats;
+        const auto product = TestFixture::Run::multiply(this->device(A), this->device(B), options, stats);
+        this->space.fence();
+        EXPECT_EQ(stats.write_rows, "");
+        EXPECT_TRUE(matches_reference<S>(to_host_csr<S, O, typename TestFixture::Z>(product),
+                                         reference_multiply(A, B), true));
+      }
+    }
+  }
 }
 
 // Over 3,000 and 300,000 scattered columns a value per column fits every

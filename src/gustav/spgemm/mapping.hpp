@@ -47,7 +47,10 @@ Mapping choose_mapping(const ExecSpace& space, const SpgemmOptions& options) {
 /// accumulators than threads, fewer threads would work).
 inline bool dense_allowed(const Mapping& m, const SpgemmOptions& options, std::size_t dense_bytes) {
   const std::size_t budget = options.memory_budget_bytes;
-  const bool fits_budget = budget == 0 || dense_bytes * static_cast<std::size_t>(m.concurrency) <= budget;
+  // Divided rather than multiplied: a huge accumulator times the threads
+  // would wrap and pass.
+  const bool fits_budget =
+      budget == 0 || dense_bytes <= budget / static_cast<std::size_t>(m.concurrency > 0 ? m.concurrency : 1);
   return m.one_thread_per_row &&
          (options.accumulator == Accumulator::dense ||
           (options.accumulator == Accumulator::automatic && dense_bytes <= dense_accumulator_limit && fits_budget));

@@ -169,9 +169,7 @@ struct NumericPass {
   /// ring_layout's `ring_width` slots.
   static std::size_t dense_bytes(DenseRows rows, std::int64_t num_cols, std::int64_t ring_width = 0) {
     if (rows == DenseRows::ring) return ring_bytes(ring_width);
-    // B of 2^40 columns or more would wrap the sizes below: no dense
-    // accumulator that large is allowed anyway.
-    if (num_cols >= (std::int64_t(1) << 40)) return ~std::size_t(0);
+    if (num_cols >= dense_columns_max) return ~std::size_t(0);
     Carver c(nullptr);
     if (rows == DenseRows::ranked) {
       ranked_layout(c, ceil_div<std::int64_t>(num_cols, 32));

@@ -29,6 +29,13 @@ class Carver {
   std::size_t offset_ = 0;
 };
 
+/// B's columns from which no accumulator sized by B's columns is offered:
+/// its bytes (a value per column: 8 to 16 bytes a column) would wrap
+/// std::size_t near 2^60 columns, and one of 2^40 columns (8 TiB of values)
+/// is never allowed anyway. Sizing functions return ~0 (never allowed) from
+/// here on.
+constexpr std::int64_t dense_columns_max = std::int64_t(1) << 40;
+
 /// Error bits a kernel raises; the host turns them into exceptions.
 enum ErrorBits : int {
   error_table_full = 1,          ///< an accumulator had no room (sizing bug)
