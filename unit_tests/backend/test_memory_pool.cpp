@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "gustav/common/allocation.hpp"
+#include "gustav/errors.hpp"
 #include "gustav/memory_pool/memory_pool.hpp"
 #include "support/test_space.hpp"
 
@@ -58,6 +59,22 @@ TEST(MemoryPoolFill, LeadingBytesOfEveryChunk) {
 TEST(MemoryPoolFill, PrefixAsLongAsTheChunkIsTheWholeChunk) {
   EXPECT_EQ(words_not_filled(64, 4, 0xD4, 64, 64), 0);
   EXPECT_EQ(words_not_filled(64, 4, 0xE5, 1000, 64), 0);
+}
+
+// A pool whose chunks would pass the size type's range (a sizing's "never
+// allowed", ~0, or chunks that together wrap) is refused before anything is
+// allocated, rather than rounded to chunks of a few bytes.
+TEST(MemoryPool, ChunksPastTheAddressRangeAreRefused) {
+  detail::TempMemory temp;
+  const auto pool_of = [&](std::size_t chunk_bytes, int chunks) {
+    detail::MemoryPool<Device> pool(TestSpace(), "gustav::test::pool", chunk_bytes, chunks, -1, temp);
+    pool.free(temp);
+  };
+  EXPECT_THROW(pool_of(~std::size_t(0), 1), internal_error);
+  EXPECT_THROW(pool_of(~std::size_t(0) - 14, 1), internal_error);
+  EXPECT_THROW(pool_of(std::size_t(1) << 62, 8), internal_error);
+  EXPECT_NO_THROW(pool_of(4096, 8));
+  EXPECT_GT(temp.peak(), std::size_t(0));
 }
 
 }  // namespace

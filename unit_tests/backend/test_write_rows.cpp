@@ -172,8 +172,8 @@ TYPED_TEST(WriteRows, StreamingRowsOverMillionsOfColumnsTakeTheRing) {
 // bytes: each column count is taken just around where that size would wrap
 // for the configuration's types (four words of bitmap and summaries, the
 // list of set words and the values, per 32 columns), and at 2^40 and 2^62.
-// No accumulator is sized by such B's columns: the product takes no one
-// walk, and is right.
+// No accumulator is sized by such B's columns, not even where the dense
+// one is asked for: the product takes no one walk, and is right.
 TYPED_TEST(WriteRows, ColumnsWhoseAccumulatorSizeWouldWrapTakeNone) {
   if (!test_space_is_host) GTEST_SKIP() << "the write pass runs on the CPU's thread-per-row mapping";
   using S = typename TestFixture::S;
@@ -200,15 +200,20 @@ TYPED_TEST(WriteRows, ColumnsWhoseAccumulatorSizeWouldWrapTakeNone) {
           [&](std::int64_t k, std::int64_t t, Rng&) {
             return t == 0 ? k : t == 1 ? cols / 2 + 7 * k : cols - 1 - 3 * k;
           });
-      for (const auto compression : {Compression::automatic, Compression::never}) {
-        SpgemmOptions options;
-        options.compression = compression;
-        SpgemmStats stats;
-        const auto product = TestFixture::Run::multiply(this->device(A), this->device(B), options, stats);
-        this->space.fence();
-        EXPECT_EQ(stats.write_rows, "");
-        EXPECT_TRUE(matches_reference<S>(to_host_csr<S, O, typename TestFixture::Z>(product),
-                                         reference_multiply(A, B), true));
+      for (const auto accumulator : {Accumulator::automatic, Accumulator::dense}) {
+        for (const auto compression : {Compression::automatic, Compression::never}) {
+          SCOPED_TRACE(std::string(accumulator == Accumulator::dense ? "dense asked for" : "automatic") +
+                       (compression == Compression::never ? ", uncompressed" : ""));
+          SpgemmOptions options;
+          options.accumulator = accumulator;
+          options.compression = compression;
+          SpgemmStats stats;
+          const auto product = TestFixture::Run::multiply(this->device(A), this->device(B), options, stats);
+          this->space.fence();
+          EXPECT_EQ(stats.write_rows, "");
+          EXPECT_TRUE(matches_reference<S>(to_host_csr<S, O, typename TestFixture::Z>(product),
+                                           reference_multiply(A, B), true));
+        }
       }
     }
   }

@@ -11,8 +11,11 @@
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <string>
 
 #include "gustav/common/allocation.hpp"
+#include "gustav/errors.hpp"
 
 namespace gustav::detail {
 
@@ -27,7 +30,7 @@ class MemoryPool {
   template <class ExecSpace>
   MemoryPool(const ExecSpace& space, const std::string& label, std::size_t chunk_bytes,
              int num_chunks, int fill_byte, TempMemory& temp, std::size_t fill_bytes = ~std::size_t(0))
-      : chunk_words_((chunk_bytes + 15) / 16 * 2), num_chunks_(num_chunks) {
+      : chunk_words_(chunk_words_for(chunk_bytes, num_chunks)), num_chunks_(num_chunks) {
     storage_ = temp.allocate_scratch<Kokkos::View<std::uint64_t*, Device>>(
         space, label + "::chunks", chunk_words_ * static_cast<std::size_t>(num_chunks), false);
     busy_ = temp.allocate_scratch<Kokkos::View<int*, Device>>(space, label + "::busy", num_chunks, true);
@@ -59,6 +62,17 @@ class MemoryPool {
 
   KOKKOS_INLINE_FUNCTION int num_chunks() const { return num_chunks_; }
   KOKKOS_INLINE_FUNCTION std::size_t chunk_bytes() const { return chunk_words_ * 8; }
+
+  /// 8-byte words of a chunk of `chunk_bytes` rounded up to 16 bytes. A
+  /// pool past the size type's range would wrap to a few bytes here (and
+  /// its teams write past them): refused.
+  static std::size_t chunk_words_for(std::size_t chunk_bytes, int num_chunks) {
+    const std::size_t chunks = static_cast<std::size_t>(num_chunks > 1 ? num_chunks : 1);
+    if (chunk_bytes / 16 >= std::numeric_limits<std::size_t>::max() / 16 / chunks)
+      throw internal_error("gustav: a memory pool of " + std::to_string(chunks) + " chunks of " +
+                           std::to_string(chunk_bytes) + " bytes exceeds the address range");
+    return (chunk_bytes + 15) / 16 * 2;
+  }
 
   /// Claims a free chunk, starting the search at `hint` so that teams spread
   /// out; call from a single thread of the team.

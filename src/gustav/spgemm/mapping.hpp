@@ -46,11 +46,14 @@ Mapping choose_mapping(const ExecSpace& space, const SpgemmOptions& options) {
 /// memory budget (if any) could hold one accumulator per thread (with fewer
 /// accumulators than threads, fewer threads would work).
 inline bool dense_allowed(const Mapping& m, const SpgemmOptions& options, std::size_t dense_bytes) {
+  // ~0 is the passes' "never allowed" (dense_columns_max: B too wide for any
+  // accumulator sized by its columns), also where the dense accumulator is
+  // asked for: the pool would round it to chunks of no bytes.
+  if (dense_bytes == ~std::size_t(0)) return false;
   const std::size_t budget = options.memory_budget_bytes;
   // Divided rather than multiplied: a huge accumulator times the threads
   // would wrap and pass.
-  const bool fits_budget =
-      budget == 0 || dense_bytes <= budget / static_cast<std::size_t>(m.concurrency > 0 ? m.concurrency : 1);
+  const bool fits_budget = budget == 0 || dense_bytes <= budget / static_cast<std::size_t>(m.concurrency);
   return m.one_thread_per_row &&
          (options.accumulator == Accumulator::dense ||
           (options.accumulator == Accumulator::automatic && dense_bytes <= dense_accumulator_limit && fits_budget));
