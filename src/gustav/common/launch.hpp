@@ -8,9 +8,11 @@
 namespace gustav::detail {
 
 /// True for execution spaces whose threads are CPU cores: one thread owns an
-/// accumulator there and no atomics are needed.
+/// accumulator there and no atomics are needed. Callable from kernels too
+/// (their `if constexpr` branches on it; a host-only constexpr function
+/// there draws nvcc's warning 20013 in every instantiation).
 template <class ExecSpace>
-constexpr bool is_host_space() {
+KOKKOS_INLINE_FUNCTION constexpr bool is_host_space() {
   return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
 }
 
