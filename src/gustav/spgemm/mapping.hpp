@@ -9,6 +9,7 @@
 #include "gustav/analysis/tiers.hpp"
 #include "gustav/common/launch.hpp"
 #include "gustav/options.hpp"
+#include "gustav/spgemm/row_context.hpp"
 
 namespace gustav::detail {
 
@@ -46,10 +47,9 @@ Mapping choose_mapping(const ExecSpace& space, const SpgemmOptions& options) {
 /// memory budget (if any) could hold one accumulator per thread (with fewer
 /// accumulators than threads, fewer threads would work).
 inline bool dense_allowed(const Mapping& m, const SpgemmOptions& options, std::size_t dense_bytes) {
-  // ~0 is the passes' "never allowed" (dense_columns_max: B too wide for any
-  // accumulator sized by its columns), also where the dense accumulator is
-  // asked for: the pool would round it to chunks of no bytes.
-  if (dense_bytes == ~std::size_t(0)) return false;
+  // Refused also where the dense accumulator is asked for: the pool would
+  // round such a size to chunks of no bytes.
+  if (dense_bytes == dense_never_allowed) return false;
   const std::size_t budget = options.memory_budget_bytes;
   // Divided rather than multiplied: a huge accumulator times the threads
   // would wrap and pass.

@@ -169,7 +169,7 @@ struct NumericPass {
   /// ring_layout's `ring_width` slots.
   static std::size_t dense_bytes(DenseRows rows, std::int64_t num_cols, std::int64_t ring_width = 0) {
     if (rows == DenseRows::ring) return ring_bytes(ring_width);
-    if (num_cols >= dense_columns_max) return ~std::size_t(0);
+    if (num_cols >= dense_columns_max) return dense_never_allowed;
     Carver c(nullptr);
     if (rows == DenseRows::ranked) {
       ranked_layout(c, ceil_div<std::int64_t>(num_cols, 32));

@@ -32,9 +32,15 @@ class Carver {
 /// B's columns from which no accumulator sized by B's columns is offered:
 /// its bytes (a value per column: 8 to 16 bytes a column) would wrap
 /// std::size_t near 2^60 columns, and one of 2^40 columns (8 TiB of values)
-/// is never allowed anyway. Sizing functions return ~0 (never allowed) from
-/// here on.
+/// is never allowed anyway. Sizing functions return dense_never_allowed
+/// from here on.
 constexpr std::int64_t dense_columns_max = std::int64_t(1) << 40;
+
+/// What an accumulator sizing returns for B too wide to size
+/// (dense_columns_max); dense_allowed refuses it even where the dense
+/// accumulator is asked for. Distinct in meaning from the pools' fill
+/// length ~0, which means "the whole chunk".
+constexpr std::size_t dense_never_allowed = ~std::size_t(0);
 
 /// Error bits a kernel raises; the host turns them into exceptions.
 enum ErrorBits : int {

@@ -69,7 +69,7 @@ struct SymbolicPass {
   /// columns (a little over a bit per column); the counting pass's bitmap
   /// and list of touched words (a bit and an index per 32 columns).
   static std::size_t dense_bytes(std::int64_t b_cols) {
-    if (b_cols >= dense_columns_max) return ~std::size_t(0);
+    if (b_cols >= dense_columns_max) return dense_never_allowed;
     Carver c(nullptr);
     if constexpr (Fill) {
       LeveledBitmap::carve(c, (b_cols + 31) / 32);

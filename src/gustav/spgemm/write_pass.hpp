@@ -175,7 +175,7 @@ struct WritePass {
   /// (ranked: 8 bytes per 32 columns), a little over a bit and a word index
   /// per 32 columns.
   static std::size_t dense_bytes(std::int64_t b_cols, bool ranked, bool listing) {
-    if (b_cols >= dense_columns_max) return ~std::size_t(0);
+    if (b_cols >= dense_columns_max) return dense_never_allowed;
     Carver c(nullptr);
     dense_layout(c, ceil_div<std::int64_t>(b_cols, std::int64_t(1) << column_set_shift), ranked, listing);
     return c.used();
@@ -207,7 +207,7 @@ struct WritePass {
   static std::size_t ring_chunk_bytes(std::int64_t b_cols, bool ranked, bool listing, std::int64_t width,
                                       std::size_t& fill_bytes) {
     fill_bytes = 0;
-    if (b_cols >= dense_columns_max) return ~std::size_t(0);
+    if (b_cols >= dense_columns_max) return dense_never_allowed;
     Carver c(nullptr);
     dense_layout(c, ceil_div<std::int64_t>(b_cols, std::int64_t(1) << column_set_shift), ranked, listing);
     ring_layout(c, width, &fill_bytes);
