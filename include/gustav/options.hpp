@@ -167,6 +167,22 @@ struct SpgemmOptions {
   /// one a plan took.
   KeptLayout kept_layout = KeptLayout::automatic;
 
+  /// Where no product positions are kept, a plan on the hierarchical
+  /// mapping (GPUs) keeps, for every entry of A whose row of C has at most
+  /// 128 entries, a bitmask of the positions in that row that its row of B
+  /// reaches, so that gustav::numeric finds every product's place with bit
+  /// operations instead of a hash table built and probed each call. Costs
+  /// one more visit of those rows' products in gustav::symbolic and 4 bytes
+  /// per entry of A per 32 entries of its row of C, plus 4 per row of A
+  /// (stats().masks_bytes, within memory_budget_bytes where one is set);
+  /// kept only where B's rows are strictly increasing and the masks take
+  /// at most 2 bytes per product. As with kept positions, each numeric
+  /// call then checks a 64-bit fingerprint of A's and B's structure and
+  /// raises gustav::plan_mismatch on any change, and sums each entry of C
+  /// in the order of A's entries (the bits repeat). Off: the masks are
+  /// never kept.
+  bool keep_entry_masks = true;
+
   /// CPU and GPU together (see CoExecution). The host part's plan follows
   /// these options except that its rows are always sorted and it keeps no
   /// product positions; the device part's keeps them where asked.

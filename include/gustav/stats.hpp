@@ -75,6 +75,9 @@ struct SpgemmStats {
   std::size_t positions_bytes = 0;
   /// How they are kept: "lists" or "slots" (KeptLayout), "" where none are.
   std::string positions_layout;
+  /// Bytes of the entries' masks the plan keeps (SpgemmOptions::
+  /// keep_entry_masks; 0 where none are). Part of both peaks above.
+  std::size_t masks_bytes = 0;
 
   /// SpgemmOptions::co_execution: "" (off), "device only" (asked for, but
   /// the analysis found no heavy part worth the host's time), or "host and

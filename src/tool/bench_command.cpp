@@ -51,9 +51,10 @@ int bench_command(int argc, char** argv) {
     std::stringstream list(args.get("implementations", ""));
     std::string name;
     while (std::getline(list, name, ',')) {
-      if (name != "gustav-variants" && name != "gustav-positions" && name != "gustav-hybrid" && name != "kk" &&
-          name != "cusparse")
-        throw UsageError{"--implementations takes gustav-variants, gustav-positions, gustav-hybrid, kk and cusparse, "
+      if (name != "gustav-variants" && name != "gustav-positions" && name != "gustav-unmasked" &&
+          name != "gustav-hybrid" && name != "kk" && name != "cusparse")
+        throw UsageError{"--implementations takes gustav-variants, gustav-positions, gustav-unmasked, gustav-hybrid, "
+                         "kk and cusparse, "
                          "got '" + name + "'"};
       config.implementations.push_back(name);
     }

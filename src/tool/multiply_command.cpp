@@ -1,6 +1,6 @@
 // gustav multiply A.mtx|SPEC [B.mtx|SPEC] [-o C.mtx] [--space S] [--reps N]
 //                 [--json FILE] [--unsorted] [--accumulator automatic|hash|dense|mcr|mcw]
-//                 [--compression automatic|always|never] [--keep-positions]
+//                 [--compression automatic|always|never] [--keep-positions] [--no-entry-masks]
 //                 [--co-execution off|automatic|always] [--heavy-a N] [--heavy-b N] [--host-share F]
 //                 [--kernel-times] [--timeline]
 // Multiplies, prints a summary (rows, nnz, products, nnz(C), times, GFLOP/s,
@@ -87,6 +87,8 @@ void print_summary(const Operands& ops, const std::string& space, const Summary&
   if (s.stats.positions_bytes > 0)
     std::printf("positions    %.2f MiB kept by the plan in %s (part of both)\n", s.stats.positions_bytes / 1048576.0,
                 s.stats.positions_layout.c_str());
+  if (s.stats.masks_bytes > 0)
+    std::printf("masks        %.2f MiB kept by the plan (part of both)\n", s.stats.masks_bytes / 1048576.0);
   if (ops.read_megabytes > 0)
     std::printf("read         %.1f MB in %.3f s (%.0f MB/s)\n", ops.read_megabytes, ops.read_seconds,
                 ops.read_megabytes / std::max(ops.read_seconds, 1e-9));
@@ -112,7 +114,7 @@ std::string json_of(const Operands& ops, const std::string& space, const Summary
 }  // namespace
 
 int multiply_command(int argc, char** argv) {
-  const Arguments args(argc, argv, 2, {"unsorted", "kernel-times", "timeline", "keep-positions"},
+  const Arguments args(argc, argv, 2, {"unsorted", "kernel-times", "timeline", "keep-positions", "no-entry-masks"},
                        {"output", "space", "reps", "json", "accumulator", "compression", "memory-budget", "offsets", "check-rows",
                         "co-execution", "heavy-a", "heavy-b", "host-share", "kept-layout"});
   if (args.positional().empty() || args.positional().size() > 2)

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gustav/common/host_caches.hpp"
+#include "gustav/spgemm/mapping.hpp"
 #include "support/spgemm_fixture.hpp"
 
 namespace gustav::test {
@@ -134,8 +135,12 @@ TYPED_TEST(WriteRows, StreamingRowsOverMillionsOfColumnsTakeTheRing) {
     O column;
   };
   const std::int64_t inner = 3000, cols = std::int64_t(1) << 22;
-  const std::int64_t widest =
-      std::min<std::int64_t>(cols, static_cast<std::int64_t>(detail::host_l2_bytes() * 4 / sizeof(Slot)));
+  // The product's ring: four times a core's L2, narrowed where it would
+  // pass the dense limit beside the pass's arrays over B's columns (half
+  // the limit leaves room for them at this width of B).
+  const std::int64_t widest = std::min<std::int64_t>(
+      {cols, static_cast<std::int64_t>(detail::host_l2_bytes() * 4 / sizeof(Slot)),
+       static_cast<std::int64_t>(detail::dense_accumulator_limit / 2 / sizeof(Slot))});
   std::int64_t ring = 1024;
   while (2 * ring <= widest) ring *= 2;
   if (2 * ring + 2 * inner >= cols) GTEST_SKIP() << "a ring of " << ring << " slots leaves no room past it";

@@ -22,7 +22,9 @@
 #include "gustav/spgemm/hierarchical_count.hpp"
 #include "gustav/spgemm/hierarchical_rows.hpp"
 #include "gustav/spgemm/mapping.hpp"
+#include "gustav/spgemm/record_entry_masks.hpp"
 #include "gustav/spgemm/record_positions.hpp"
+#include "gustav/spgemm/sum_entry_masks.hpp"
 #include "gustav/spgemm/sum_kept_products.hpp"
 #include "gustav/validation/check_operands.hpp"
 #include "gustav/validation/empty_rows_check.hpp"
@@ -37,18 +39,6 @@ std::int64_t read_flag(const ExecSpace& space, const Flag& flag) {
   Kokkos::deep_copy(space, bits, flag);
   space.fence();
   return bits;
-}
-
-/// A kept repeat's verdict: read in place after the fence where the host
-/// can (VerdictSpace), copied otherwise.
-template <class ExecSpace, class Verdict>
-std::int64_t read_verdict(const ExecSpace& space, const Verdict& verdict) {
-  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Verdict::memory_space>::accessible) {
-    space.fence();
-    return *static_cast<const volatile std::int64_t*>(verdict.data());
-  } else {
-    return read_flag(space, verdict);
-  }
 }
 
 /// Symbolic phase, and with `values` the numeric one too (gustav::multiply):
@@ -114,22 +104,16 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
       record_positions<Types>(space, schedule.positions, ops, plan.c_row_map_, plan.c_entries_, nnz, stats.products,
                               A.num_rows, errors, plan.options_.kept_layout, temp);
       if (schedule.positions.kept) {
-        auto& kept = schedule.positions;
-        kept.fingerprint_now = Kokkos::View<std::uint64_t, Device>(
-            Kokkos::view_alloc(space, "gustav::symbolic::positions::fingerprint_now"));
-        kept.fingerprint_parts = temp.allocate<decltype(kept.fingerprint_parts)>(
-            space, "gustav::symbolic::positions::fingerprint_parts",
-            static_cast<std::size_t>(fingerprint_parts_length(space)), true);
-        kept.fingerprint = structure_fingerprint(space, A, B, kept.fingerprint_parts, kept.fingerprint_now, errors);
-        // Written by every check before it is read: nothing to initialise
-        // (and no host execution space to ask, which a co-executed host
-        // part's thread cannot).
-        kept.verdict = decltype(kept.verdict)(
-            Kokkos::view_alloc(Kokkos::WithoutInitializing, "gustav::symbolic::positions::verdict"));
         stats.positions_bytes = schedule.positions.bytes();
-        stats.positions_layout = kept.slotted ? "slots" : "lists";
+        stats.positions_layout = schedule.positions.slotted ? "slots" : "lists";
       }
     }
+    if (!schedule.positions.kept && plan.options_.keep_entry_masks) {
+      record_entry_masks<Types>(space, schedule.masks, schedule, ops, plan.c_row_map_, plan.c_entries_, A.num_rows,
+                                stats.products, errors, temp);
+      stats.masks_bytes = schedule.masks.bytes();
+    }
+    if (schedule.positions.kept || schedule.masks.kept) schedule.check.take(space, A, B, errors, temp);
   }
   raise_phase_errors(space, read_flag(space, errors), A, B, who, check_values);
   // read_flag fenced: the device is done with the arena, and the plan
@@ -142,6 +126,26 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
   stats.symbolic_peak_temp_bytes = temp.peak();
   stats.numeric_peak_temp_bytes = numeric_temp.peak();
 }
+
+/// The masked bins of a plan's numeric phase (sum_entry_masks.hpp) for
+/// write_rows_hierarchical, with the structure's check beside them.
+template <class Types, class ExecSpace, class AIn, class BIn, class CValues>
+struct MaskedBins {
+  const HierarchicalSchedule<typename Types::device_type, typename Types::ordinal_type>& schedule;
+  const AIn& A;
+  const BIn& B;
+  const ProductOperands<Types>& ops;
+  Kokkos::View<const typename Types::c_offset_type*, typename Types::device_type> c_row_map;
+  const CValues& c_values;
+
+  bool takes(std::size_t b) const { return schedule.masks.masked(b); }
+  bool has_beside() const { return true; }
+  void launch_beside(const ExecSpace& side) const { schedule.check.launch(side, A, B); }
+  void run(const ExecSpace& bin_space, const RowBin& bin, const RowList<Types>& rows, std::int64_t n,
+           const std::string& name) const {
+    sum_entry_masks<Types>(bin_space, schedule.masks, bin, ops, c_row_map, c_values, rows, n, name + "::masks");
+  }
+};
 
 /// Numeric phase into a plan's structure.
 template <class Types, class ExecSpace, class Plan, class AIn, class BIn, class CValues>
@@ -166,19 +170,19 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
   TempMemory temp;
   temp.set_budget(plan.options_.memory_budget_bytes);
   temp.add_resident(view_bytes(schedule.perm));
-  temp.add_resident(schedule.positions.bytes());
+  temp.add_resident(schedule.positions.bytes() + schedule.masks.bytes() + schedule.check.bytes());
   const ErrorFlag<Device> errors(schedule.errors.data());
   // Malformed input is caught here (unless validate_indices is off, or
-  // multiply has just checked the same views), and for kept products any
-  // change of structure, malformed or not: their lists name entries of A and B
-  // (all within nnz, which the plan checked), so the sums stay in bounds
-  // meanwhile. Without kept products the kernels read defensively and
-  // catch a changed structure as products that fall outside C's.
+  // multiply has just checked the same views), and for a plan that keeps
+  // product positions or masks any change of structure, malformed or not:
+  // their sums read entries within nnz(A) and nnz(B) and within the rows
+  // of B (all checked against the plan), so they stay in bounds meanwhile.
+  // Otherwise the kernels read defensively and catch a changed structure
+  // as products that fall outside C's.
   const bool validate = plan.options_.validate_indices && !indices_checked;
   const auto ops = operands_of<Types>(A, B);
-  std::int64_t bits = 0;  // the error flag, or a kept repeat's verdict
+  std::int64_t bits = 0;  // the error flag and a kept repeat's verdict
   if (schedule.positions.kept) {
-    const auto& kept = schedule.positions;
     // The fingerprint alone suffices: a plan that keeps products checked
     // A's and B's indices when it was made (if validate_indices was on),
     // the dimensions are compared on the host, and an unchanged structure
@@ -190,20 +194,34 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
     // within nnz of A and B whatever the structure is: the host reads the
     // flag after both.
     ConcurrentBins<ExecSpace> side_streams(space, 2);
-    check_structure_fingerprint(side_streams.space_for(false), A, B, kept.fingerprint, kept.fingerprint_parts,
-                                kept.fingerprint_now, ErrorFlag<Device>(kept.verdict.data()));
-    sum_kept_products<Types>(space, kept, ops, plan.c_row_map_, c_values, side_streams);
+    schedule.check.launch(side_streams.space_for(false), A, B);
+    sum_kept_products<Types>(space, schedule.positions, ops, plan.c_row_map_, c_values, side_streams);
     side_streams.join();
     plan.stats_.numeric_pool_bytes = 0;
-    bits = read_verdict(space, kept.verdict);
+    bits = schedule.check.read(space);
   } else {
     Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
-    if (validate) check_operands(space, A, B, errors);
-    check_empty_rows_stay_empty(space, plan.a_rows_ - grouped, plan.c_row_map_, A, B, errors);
     RowWriter<ExecSpace, Types, RowOutput::reuse> out{plan.c_row_map_, plan.c_entries_, c_values};
-    plan.stats_.numeric_pool_bytes =
-        write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors, "gustav::numeric", temp);
-    bits = read_flag(space, errors);
+    if (schedule.masks.kept) {
+      // As for kept positions, the fingerprint stands for the checks; the
+      // bins without masks read defensively as below.
+      const MaskedBins<Types, ExecSpace, AIn, BIn, CValues> masked{schedule, A, B, ops, plan.c_row_map_, c_values};
+      plan.stats_.numeric_pool_bytes = write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors,
+                                                                                 "gustav::numeric", temp, masked);
+      bits = read_flag(space, errors) | schedule.check.read(space);
+      // A changed structure may be a malformed one: named as the default
+      // path names it (the full checks cost a pass only on this error).
+      if (bits & error_structure_differs) {
+        validate_csr(space, A, who, "A", true, plan.options_.validate_indices);
+        validate_csr(space, B, who, "B", true, plan.options_.validate_indices);
+      }
+    } else {
+      if (validate) check_operands(space, A, B, errors);
+      check_empty_rows_stay_empty(space, plan.a_rows_ - grouped, plan.c_row_map_, A, B, errors);
+      plan.stats_.numeric_pool_bytes =
+          write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors, "gustav::numeric", temp);
+      bits = read_flag(space, errors);
+    }
   }
   raise_phase_errors(space, bits, A, B, who, true);
   plan.stats_.numeric_peak_temp_bytes = temp.peak();

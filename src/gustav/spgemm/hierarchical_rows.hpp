@@ -38,17 +38,31 @@ std::size_t numeric_worker_bytes(int log2) {
   return numeric_table_bytes<Types>(log2) + RowCache<Types>::bytes();
 }
 
-/// Returns the bytes of pool the long rows took.
-template <RowOutput Output, class Types, class ExecSpace, class Schedule>
+/// The bins a pass sums some other way (none here), and the kernel run
+/// beside them: write_rows_hierarchical's default.
+struct NoOtherBins {
+  bool takes(std::size_t) const { return false; }
+  bool has_beside() const { return false; }
+  template <class ExecSpace>
+  void launch_beside(const ExecSpace&) const {}
+  template <class ExecSpace, class Rows>
+  void run(const ExecSpace&, const RowBin&, const Rows&, std::int64_t, const std::string&) const {}
+};
+
+/// Returns the bytes of pool the long rows took. `other`: the bins whose
+/// rows it sums itself (`takes`, `run`, on the bin's stream), and a kernel
+/// that goes beside the bins on a stream of its own (`launch_beside`).
+template <RowOutput Output, class Types, class ExecSpace, class Schedule, class OtherBins = NoOtherBins>
 std::size_t write_rows_hierarchical(const ExecSpace& space, const Schedule& schedule, const ProductOperands<Types>& ops,
                                     const RowWriter<ExecSpace, Types, Output>& out,
                                     const ErrorFlag<typename Types::device_type>& errors, const std::string& label,
-                                    TempMemory& temp) {
+                                    TempMemory& temp, const OtherBins& other = {}) {
   std::size_t pool_bytes = 0;
-  std::size_t busy_bins = 0;
+  std::size_t busy_bins = other.has_beside() ? 1 : 0;
   for (std::size_t b = 0; b < schedule.bins.size(); ++b) busy_bins += schedule.offsets[b + 1] > schedule.offsets[b];
   // The bins side by side (joined before returning).
   ConcurrentBins<ExecSpace> side_by_side(space, busy_bins);
+  if (other.has_beside()) other.launch_beside(side_by_side.space_for(false));
   for (std::size_t b = 0; b < schedule.bins.size(); ++b) {
     const RowBin& bin = schedule.bins[b];
     const std::int64_t first = schedule.offsets[b], n = schedule.offsets[b + 1] - first;
@@ -56,6 +70,10 @@ std::size_t write_rows_hierarchical(const ExecSpace& space, const Schedule& sche
     const ExecSpace bin_space = side_by_side.space_for(bin.level == RowLevel::long_row);
     const RowList<Types> rows(schedule.perm.data() + first, n);
     const std::string name = label + "::" + bin.name;
+    if (other.takes(b)) {
+      other.run(bin_space, bin, rows, n, name);
+      continue;
+    }
     auto run = [&](auto level) {
       constexpr RowLevel L = decltype(level)::value;
       AccumulateRows<ExecSpace, Types, RowList<Types>, Output, L> f;

@@ -50,20 +50,7 @@ bool record_slots(const ExecSpace& space, ProductSlots<typename Types::device_ty
         if (n > m) m = n;
       },
       Kokkos::Max<std::int64_t>(longest));
-  std::int64_t unordered = 0;
-  Kokkos::parallel_reduce(
-      "gustav::symbolic::slots::b_order", light_launch(Range(space, 0, ops.b_rows)),
-      KOKKOS_LAMBDA(const std::int64_t k, std::int64_t& count) {
-        std::int64_t b0, b1;
-        if (!ops.b_row(k, b0, b1)) count += 1;
-        for (std::int64_t p = b0 + 1; p < b1; ++p)
-          if (ops.b_entries(p) <= ops.b_entries(p - 1)) {
-            count += 1;
-            break;
-          }
-      },
-      unordered);
-  if (unordered > 0) return false;
+  if (!b_rows_increasing<Types>(space, ops, "gustav::symbolic::slots::b_order")) return false;
 
   Slots slots;
   using Scalar = typename Types::scalar_type;

@@ -29,7 +29,8 @@ inline void raise_error_bits(int bits, const std::string& who) {
   if (bits & error_structure_differs)
     throw plan_mismatch(who +
                         ": the structure of A or B differs from the one gustav::symbolic saw; a plan that "
-                        "keeps product positions (SpgemmOptions::keep_product_positions) needs both unchanged");
+                        "keeps product positions or its entries' masks (SpgemmOptions::keep_product_positions, "
+                        "keep_entry_masks) needs both unchanged");
   if (bits & error_row_count_overflow)
     throw overflow_error(who + ": a row of C has more entries than the offset type can count; "
                                "use 64-bit offsets (std::int64_t)");

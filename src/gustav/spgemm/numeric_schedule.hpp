@@ -14,6 +14,8 @@
 #include "gustav/analysis/tiers.hpp"
 #include "gustav/colouring/colour_schedule.hpp"
 #include "gustav/spgemm/dense_rows.hpp"
+#include "gustav/spgemm/entry_masks.hpp"
+#include "gustav/spgemm/kept_structure_check.hpp"
 #include "gustav/spgemm/product_positions.hpp"
 #include "gustav/spgemm/tier_kernel.hpp"
 
@@ -33,6 +35,12 @@ struct HierarchicalSchedule {
   /// The products of every entry of C, listed for a flat numeric sum
   /// (SpgemmOptions::keep_product_positions; else not kept).
   ProductPositions<Device> positions;
+  /// The entries' masks of the rows of short rows of C
+  /// (SpgemmOptions::keep_entry_masks, where no positions are kept).
+  EntryMasks<Device> masks;
+  /// The fingerprint of A's and B's structure that a plan keeping either
+  /// takes, and each numeric call compares.
+  KeptStructureCheck<Device> check;
 };
 
 template <class Device, class Ordinal>

@@ -21,22 +21,6 @@
 
 namespace gustav::detail {
 
-/// Where a kept repeat's verdict on the structure goes: pinned host memory
-/// on CUDA, which the fingerprint pass writes and the host reads after the
-/// stream's fence with no copy (a copy to the host was one more host call
-/// and wait on repeats of a few hundredths of a millisecond); elsewhere the
-/// device's own memory.
-template <class Device>
-struct VerdictSpace {
-  using type = typename Device::memory_space;
-};
-#if defined(KOKKOS_ENABLE_CUDA)
-template <class Memory>
-struct VerdictSpace<Kokkos::Device<Kokkos::Cuda, Memory>> {
-  using type = Kokkos::CudaHostPinnedSpace;
-};
-#endif
-
 template <class Device>
 struct ProductPositions {
   using Index = std::uint32_t;
@@ -83,14 +67,8 @@ struct ProductPositions {
   /// where lists are short, longer ones are summed in pieces.
   static constexpr std::int64_t long_list = 32;
   /// The numeric phase reads no column index, so it checks A's and B's
-  /// structure against this fingerprint of it (structure_fingerprint.hpp)
-  /// computed into `fingerprint_now`.
-  std::uint64_t fingerprint = 0;
-  Kokkos::View<std::uint64_t, Device> fingerprint_now;
-  Kokkos::View<std::uint64_t*, Device> fingerprint_parts;  ///< its first step's partial sums
-  /// The numeric phase's check of the fingerprint: error_structure_differs
-  /// or zero (VerdictSpace).
-  Kokkos::View<std::int64_t, typename VerdictSpace<Device>::type> verdict;
+  /// structure against the fingerprint the plan took
+  /// (HierarchicalSchedule::check, kept_structure_check.hpp).
   bool kept = false;
   /// Kept by slot instead of in lists (product_slots.hpp): the lists are
   /// then empty. KeptLayout::automatic takes slots where C's entries have
@@ -106,13 +84,12 @@ struct ProductPositions {
   static constexpr std::int64_t mean_list_for_slots = 32;
   ProductSlots<Device> slots;
 
-  /// The lists' and the fingerprint's bytes (what the symbolic phase's
-  /// budget counted).
+  /// The lists' bytes (what the symbolic phase's budget counted).
   std::size_t bytes() const {
     return (ends.span() + a_entry.span() + b_entry.span() + long_entries.span() + piece_start.span() +
             piece_entry.span() + chunk_first.span()) *
                sizeof(Index) +
-           partials.span() + chunk_partials.span() + fingerprint_parts.span() * sizeof(std::uint64_t) + slots.bytes();
+           partials.span() + chunk_partials.span() + slots.bytes();
   }
 };
 

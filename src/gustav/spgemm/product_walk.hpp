@@ -10,6 +10,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "gustav/common/launch.hpp"
 #include "gustav/spgemm/row_context.hpp"
 
 namespace gustav::detail {
@@ -90,6 +91,26 @@ KOKKOS_INLINE_FUNCTION std::int64_t walk_lane_products(const Ops& ops, std::int6
     base += len;
   }
   return base;
+}
+
+/// True where every row of B is strictly increasing (and well formed): the
+/// t-th entry of such a row has the t-th lowest column.
+template <class Types, class ExecSpace>
+bool b_rows_increasing(const ExecSpace& space, const ProductOperands<Types>& ops, const char* label) {
+  std::int64_t unordered = 0;
+  Kokkos::parallel_reduce(
+      label, light_launch(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, ops.b_rows)),
+      KOKKOS_LAMBDA(const std::int64_t k, std::int64_t& count) {
+        std::int64_t b0, b1;
+        if (!ops.b_row(k, b0, b1)) count += 1;
+        for (std::int64_t p = b0 + 1; p < b1; ++p)
+          if (ops.b_entries(p) <= ops.b_entries(p - 1)) {
+            count += 1;
+            break;
+          }
+      },
+      unordered);
+  return unordered == 0;
 }
 
 /// A worker's scratch copy of up to `capacity` entries of a row of A: for

@@ -348,7 +348,15 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
       std::int64_t width = ring_min_width;
       while (2 * width <= widest) width *= 2;
       std::size_t fill = 0;
-      const std::size_t bytes = Pass::ring_chunk_bytes(B.num_cols, ranked, listing, width, fill);
+      std::size_t bytes = Pass::ring_chunk_bytes(B.num_cols, ranked, listing, width, fill);
+      // Where a core's L2 allows a ring that, beside the pass's bitmap and
+      // ranks, passes the dense accumulator's limit (an Intel Xeon's 2 MiB
+      // allow 8 MiB of slots), the ring is narrowed until it fits: rows
+      // spanning more columns are ranked, the others keep the ring.
+      while (width > ring_min_width && !dense_allowed(mapping, plan.options_, bytes)) {
+        width /= 2;
+        bytes = Pass::ring_chunk_bytes(B.num_cols, ranked, listing, width, fill);
+      }
       if (width <= widest && dense_allowed(mapping, plan.options_, bytes)) {
         ring_width = width;
         dense_bytes = bytes;
@@ -546,6 +554,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
     SpgemmOptions structure = options;
     structure.accumulator = Accumulator::automatic;
     structure.keep_product_positions = false;
+    structure.keep_entry_masks = false;
     // The colouring phase runs on the execution space alone.
     structure.co_execution = CoExecution::off;
     Plan plan = symbolic_impl<Types>(space, A, B, structure, who, check_values);

@@ -1,0 +1,161 @@
+#pragma once
+/// The symbolic phase's last step for a plan that keeps the entries' masks
+/// (entry_masks.hpp): once C's sorted structure is known, every entry of A
+/// in the masked bins' rows marks, for each column of its row of B, the
+/// position of that column in its row of C (a binary search in the row).
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gustav/analysis/row_bins.hpp"
+#include "gustav/common/allocation.hpp"
+#include "gustav/common/launch.hpp"
+#include "gustav/common/search.hpp"
+#include "gustav/spgemm/entry_masks.hpp"
+#include "gustav/spgemm/launch_teams.hpp"
+#include "gustav/spgemm/product_walk.hpp"
+#include "gustav/spgemm/summary.hpp"
+
+namespace gustav::detail {
+
+/// Whether a numeric bin's rows are summed from masks: every row of C in
+/// it has at most EntryMasks::max_row entries.
+inline bool bin_takes_masks(const RowBin& bin, std::int64_t max_row) {
+  if (bin.level == RowLevel::tiny) return true;  // at most tiny_products entries
+  return bin.level == RowLevel::worker && bin.max_need <= max_row;
+}
+
+/// Each worker takes a row, its lanes the row's entries of A: a lane walks
+/// its entry's row of B, finds each column's position in the row of C and
+/// sets its bit, then stores the entry's words.
+template <class ExecSpace, class Types, class CRowMap, class CEntries>
+struct RecordEntryMasks {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Device = typename Types::device_type;
+  using Masks = EntryMasks<Device>;
+  using Word = typename Masks::Word;
+  Kokkos::View<const Word*, Device> start;
+  Kokkos::View<Word*, Device> words;
+  ProductOperands<Types> ops;
+  CRowMap c_row_map;
+  CEntries c_entries;
+  RowList<Types> rows;
+  std::int64_t num_rows = 0;
+  ErrorFlag<Device> errors;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    for_each_worker_row(team, num_rows, [&](const std::int64_t w) {
+      const std::int64_t i = static_cast<std::int64_t>(rows(w));
+      const std::int64_t c0 = static_cast<std::int64_t>(c_row_map(i));
+      const std::int64_t c1 = static_cast<std::int64_t>(c_row_map(i + 1));
+      const std::int64_t width = mask_words_for(c1 - c0);
+      const std::int64_t m0 = static_cast<std::int64_t>(start(i));
+      std::int64_t a0, a1;
+      bool bad = !ops.a_row(i, a0, a1), lost = false;
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, a0, a1), [&](const std::int64_t j) {
+        Word mask[Masks::max_words] = {};
+        std::int64_t b0, b1;
+        if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) bad = true;
+        std::int64_t lo = c0;  // B's row is increasing: each column lies past the last
+        for (std::int64_t p = b0; p < b1; ++p) {
+          const std::int64_t e = find_sorted(c_entries, lo, c1, ops.b_entries(p));
+          if (e < 0) {
+            lost = true;
+            continue;
+          }
+          const std::int64_t q = e - c0;
+          mask[q >> 5] |= Word(1) << (q & 31);
+          lo = e + 1;
+        }
+        for (std::int64_t s = 0; s < width; ++s) words(m0 + (j - a0) * width + s) = mask[s];
+      });
+      if (bad) Kokkos::atomic_fetch_or(&errors(), std::int64_t(error_bad_b));
+      if (lost) Kokkos::atomic_fetch_or(&errors(), std::int64_t(error_structure_changed));
+    });
+  }
+};
+
+/// Fills `out` with the masks of the rows of the schedule's masked bins
+/// (bins of rows of C of up to EntryMasks::max_row entries), or leaves it
+/// not kept where they do not apply (B's rows not strictly increasing,
+/// more than max_words_per_product words, B's entries or the words
+/// beyond 32-bit counts, or no
+/// room within the budget). C's structure (row map and sorted columns) is
+/// the product's. What is kept stays with the plan; its bytes count
+/// towards the symbolic phase's temporaries.
+template <class Types, class ExecSpace, class Schedule, class CRowMap, class CEntries>
+void record_entry_masks(const ExecSpace& space, EntryMasks<typename Types::device_type>& out, const Schedule& schedule,
+                        const ProductOperands<Types>& ops, const CRowMap& c_row_map, const CEntries& c_entries,
+                        std::int64_t a_rows, std::int64_t products,
+                        const ErrorFlag<typename Types::device_type>& errors, TempMemory& temp) {
+  using Masks = EntryMasks<typename Types::device_type>;
+  using Word = typename Masks::Word;
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  Masks masks;
+  masks.bins.assign(schedule.bins.size(), 0);
+  std::int64_t masked_rows = 0;
+  for (std::size_t b = 0; b < schedule.bins.size(); ++b) {
+    const std::int64_t n = schedule.offsets[b + 1] - schedule.offsets[b];
+    if (n > 0 && bin_takes_masks(schedule.bins[b], Masks::max_row)) {
+      masks.bins[b] = 1;
+      masked_rows += n;
+    }
+  }
+  // The numeric phase copies offsets into B in 32 bits.
+  if (masked_rows == 0 || products == 0 || ops.b_nnz >= Masks::max_count) return;
+  if (!b_rows_increasing<Types>(space, ops, "gustav::symbolic::masks::b_order")) return;
+  const std::size_t start_bytes = static_cast<std::size_t>(a_rows + 1) * sizeof(Word);
+  if (start_bytes > temp.room()) return;
+  masks.start = temp.allocate<decltype(masks.start)>(space, "gustav::symbolic::masks::start",
+                                                     static_cast<std::size_t>(a_rows) + 1, true);
+  const auto start = masks.start;
+  for (std::size_t b = 0; b < schedule.bins.size(); ++b) {
+    if (!masks.bins[b]) continue;
+    const std::int64_t first = schedule.offsets[b], n = schedule.offsets[b + 1] - first;
+    const RowList<Types> rows(schedule.perm.data() + first, n);
+    Kokkos::parallel_for(
+        "gustav::symbolic::masks::widths", light_launch(Range(space, 0, n)), KOKKOS_LAMBDA(const std::int64_t r) {
+          const std::int64_t i = static_cast<std::int64_t>(rows(r));
+          std::int64_t a0, a1;
+          ops.a_row(i, a0, a1);
+          const std::int64_t need = static_cast<std::int64_t>(c_row_map(i + 1)) - static_cast<std::int64_t>(c_row_map(i));
+          // Saturated: a total past 32 bits is refused below.
+          const std::int64_t width = (a1 - a0) * mask_words_for(need);
+          start(i) = static_cast<Word>(width < Masks::max_count ? width : Masks::max_count);
+        });
+  }
+  std::int64_t total = 0;
+  Kokkos::parallel_scan(
+      "gustav::symbolic::masks::start", light_launch(Range(space, 0, a_rows + 1)),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum, const bool final) {
+        const std::int64_t width = i < a_rows ? static_cast<std::int64_t>(start(i)) : 0;
+        if (final) start(i) = static_cast<Word>(sum < Masks::max_count ? sum : Masks::max_count);
+        sum += width;
+      },
+      total);
+  const bool fits = total > 0 && total < Masks::max_count &&
+                    static_cast<double>(total) <= Masks::max_words_per_product * static_cast<double>(products) &&
+                    static_cast<std::size_t>(total) * sizeof(Word) <= temp.room();
+  if (!fits) {
+    temp.release(masks.start);
+    return;
+  }
+  masks.words = temp.allocate<decltype(masks.words)>(space, "gustav::symbolic::masks::words",
+                                                     static_cast<std::size_t>(total), false);
+  using Record = RecordEntryMasks<ExecSpace, Types, CRowMap, CEntries>;
+  for (std::size_t b = 0; b < schedule.bins.size(); ++b) {
+    if (!masks.bins[b]) continue;
+    const std::int64_t first = schedule.offsets[b], n = schedule.offsets[b + 1] - first;
+    Record record{masks.start, masks.words, ops, c_row_map, c_entries,
+                  RowList<Types>(schedule.perm.data() + first, n), n, errors};
+    const int lanes = is_host_space<ExecSpace>() ? 1 : 8;
+    launch_teams(space, "gustav::symbolic::masks::record", record, is_host_space<ExecSpace>() ? 1 : 256 / lanes, lanes,
+                 [&](int size) { return looping_league(space, (n + size - 1) / size, size * lanes); },
+                 [](int) { return std::size_t(0); });
+  }
+  masks.kept = true;
+  out = masks;
+}
+
+}  // namespace gustav::detail

@@ -1,0 +1,160 @@
+// Plans that keep their entries' masks (SpgemmOptions::keep_entry_masks, the
+// hierarchical mapping's default): repeats match the reference and give the
+// same bits whatever the width of the rows of C (one to four words, and
+// rows too long for masks beside them), the masks take at most four bytes
+// per entry of A and word, they are kept only where they apply, and a
+// changed structure is caught.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "support/kept_products_fixture.hpp"
+
+namespace gustav::test {
+namespace {
+
+template <class C>
+class EntryMasks : public KeptProductsTest<C> {
+ protected:
+  using typename KeptProductsTest<C>::Host;
+  using typename KeptProductsTest<C>::S;
+  using typename KeptProductsTest<C>::O;
+  using typename KeptProductsTest<C>::Z;
+  using Run = typename KeptProductsTest<C>::Run;
+
+  /// The hierarchical mapping (the GPUs'), masks as asked.
+  static SpgemmOptions masked(bool keep = true) {
+    SpgemmOptions o;
+    o.cpu_mapping = CpuMapping::hierarchical;
+    o.keep_entry_masks = keep;
+    return o;
+  }
+
+  /// Symbolic, whether it kept masks, then numeric, a repeat with new
+  /// values and a second repeat with the same values (the same bits).
+  void repeats_match(const Host& A, const Host& B, bool expect_masks) {
+    const auto plan = Run::symbolic(this->device(A), this->device(B), masked());
+    if (expect_masks) {
+      EXPECT_GT(plan.stats().masks_bytes, 0u);
+    } else {
+      EXPECT_EQ(plan.stats().masks_bytes, 0u);
+    }
+    auto product = Run::numeric(plan, this->device(A), this->device(B));
+    EXPECT_TRUE(this->matches(product, A, B)) << "first numeric";
+    const auto A2 = this->with_new_values(A, 401);
+    const auto B2 = this->with_new_values(B, 402);
+    Run::refill(plan, this->device(A2), this->device(B2), product);
+    EXPECT_TRUE(this->matches(product, A2, B2)) << "after new values";
+    const auto first = to_host_csr<S, O, Z>(product);
+    Run::refill(plan, this->device(A2), this->device(B2), product);
+    this->space.fence();
+    const auto again = to_host_csr<S, O, Z>(product);
+    EXPECT_TRUE(first.values == again.values) << "two calls with the same values differ";
+  }
+};
+TYPED_TEST_SUITE(EntryMasks, AllConfigs, ConfigNames);
+
+TYPED_TEST(EntryMasks, RepeatsMatchTheReferenceAndGiveTheSameBits) {
+  // Rectangular, empty rows, and a long row of A whose row of C is too wide
+  // for masks (its bin keeps the default path beside the masked ones).
+  for (const double avg : {4.0, 9.0}) {
+    SCOPED_TRACE("mean row length " + std::to_string(avg));
+    RandomShape a_shape;
+    a_shape.empty_rows = 0.2;
+    a_shape.long_row = 7;
+    a_shape.long_row_length = 120;
+    const auto A = this->random(700, 500, avg, 410 + static_cast<std::uint64_t>(avg), a_shape);
+    const auto B = this->random(500, 900, avg, 420 + static_cast<std::uint64_t>(avg));
+    this->repeats_match(A, B, true);
+  }
+}
+
+TYPED_TEST(EntryMasks, RowsOfEveryWidthSum) {
+  // Rows of A of 1 to 24 entries over rows of B of about 10 columns: rows
+  // of C from a few entries (the tiny bin) through one, two and four words
+  // to rows past 128 entries, which take the default path.
+  RandomShape a_shape;
+  const auto A = this->random(600, 400, 12, 430, a_shape);
+  const auto B = this->random(400, 3000, 10, 431);
+  this->repeats_match(A, B, true);
+  // The same with every row of C within a word.
+  const auto N = this->random(600, 400, 3, 432);
+  const auto M = this->random(400, 3000, 4, 433);
+  this->repeats_match(N, M, true);
+}
+
+TYPED_TEST(EntryMasks, MasksTakeAWordPerEntryOfAAndThirtyTwoEntriesOfC) {
+  const auto A = this->random(2000, 2000, 6, 440);
+  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(A), TestFixture::masked());
+  const std::size_t entries = A.entries.size();
+  const std::size_t rows = static_cast<std::size_t>(A.num_rows) + 1;
+  // Rows of C of about 36 entries: one or two words an entry of A, and the
+  // rows' starts.
+  EXPECT_GE(plan.stats().masks_bytes, 4 * entries);
+  EXPECT_LE(plan.stats().masks_bytes, 4 * (4 * entries + rows));
+  EXPECT_LE(plan.stats().masks_bytes, 2 * static_cast<std::size_t>(plan.stats().products) + 4 * rows);
+  EXPECT_EQ(plan.stats().positions_bytes, 0u);
+}
+
+TYPED_TEST(EntryMasks, OffOrKeptPositionsKeepNone) {
+  const auto A = this->random(300, 300, 6, 450);
+  const auto off = TestFixture::Run::symbolic(this->device(A), this->device(A), TestFixture::masked(false));
+  EXPECT_EQ(off.stats().masks_bytes, 0u);
+  EXPECT_TRUE(this->matches(TestFixture::Run::numeric(off, this->device(A), this->device(A)), A, A));
+  auto positions = TestFixture::keeping(KeptLayout::lists);
+  const auto kept = TestFixture::Run::symbolic(this->device(A), this->device(A), positions);
+  EXPECT_EQ(kept.stats().masks_bytes, 0u);
+  EXPECT_GT(kept.stats().positions_bytes, 0u);
+}
+
+TYPED_TEST(EntryMasks, RowsOfBOutOfOrderOrRepeatedKeepNone) {
+  const auto A = this->random(300, 200, 6, 460);
+  for (const bool repeated : {true, false}) {
+    SCOPED_TRACE(repeated ? "a repeated column" : "columns out of order");
+    auto B = this->random(200, 300, 6, 461);
+    const std::size_t r = this->first_row_of_two(B);
+    if (repeated) {
+      const auto at = static_cast<std::size_t>(B.row_map[r]);
+      B.entries[at + 1] = B.entries[at];
+    } else {
+      B = this->with_two_swapped(B, r);
+    }
+    this->repeats_match(A, B, false);
+  }
+}
+
+TYPED_TEST(EntryMasks, FewProductsAnEntryKeepNone) {
+  // One product an entry of A (B a permutation): a word an entry would be
+  // a word a product, past the bound of half a word.
+  const auto A = this->random(400, 400, 6, 470);
+  typename TestFixture::Host P;
+  P.num_rows = P.num_cols = 400;
+  P.row_map.assign(1, 0);
+  Rng rng(471);
+  for (int k = 0; k < 400; ++k) {
+    P.entries.push_back(static_cast<typename TestFixture::O>((k * 7) % 400));
+    P.values.push_back(random_value<typename TestFixture::S>(rng));
+    P.row_map.push_back(static_cast<typename TestFixture::Z>(k + 1));
+  }
+  this->repeats_match(A, P, false);
+}
+
+TYPED_TEST(EntryMasks, AChangedStructureIsCaught) {
+  const auto A = this->random(150, 150, 8, 480);
+  const auto B = this->random(150, 150, 8, 481);
+  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), TestFixture::masked());
+  ASSERT_GT(plan.stats().masks_bytes, 0u);
+  EXPECT_NO_THROW(TestFixture::Run::numeric(plan, this->device(A), this->device(B)));
+  // Two columns of a row of B swapped: every product stays inside C's
+  // structure, but the masks no longer say where.
+  const auto moved = this->with_two_swapped(B, this->first_row_of_two(B));
+  EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(A), this->device(moved)), gustav::plan_mismatch);
+  // A's columns reversed with the same row map.
+  auto redrawn = A;
+  std::reverse(redrawn.entries.begin(), redrawn.entries.end());
+  EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(redrawn), this->device(B)), gustav::plan_mismatch);
+  EXPECT_TRUE(this->matches(TestFixture::Run::numeric(plan, this->device(A), this->device(B)), A, B));
+}
+
+}  // namespace
+}  // namespace gustav::test
