@@ -9,16 +9,14 @@
 /// t-th entry of row k of B goes to the t-th position of that subset. The
 /// plan keeps the subset as a bitmask over row i's positions, one 32-bit
 /// word per 32 entries of C, for each entry of A. The numeric phase then
-/// gives each lane of a row's worker the positions it owns (lane l owns
-/// bit l of every word): for each entry of A, a lane whose bit is set takes
-/// the entry of B at the rank of its bit, b(k, rank) = B's values at the
-/// row's start plus the set bits below it, and adds a(i,k) * b(k, rank) to
-/// its own sum in a register. No shared memory, no atomics, no column
-/// read: the default numeric phase built a hash table from the row's
-/// columns and probed it once per product, every call (on an H200 bound
-/// by those shared-memory operations, 2.7 times cuSPARSE's repeat on
-/// lap3d:120). Each entry of C is summed in the order of A's entries, so
-/// the bits repeat.
+/// walks row k of B with a lane an entry: lane t adds a(i,k) * b(k, t) at
+/// the position of the t-th set bit, in a window of row i's values in
+/// scratch (sum_entry_masks.hpp). No table, no atomics (one row of B's
+/// columns are distinct), no column read: the default numeric phase built
+/// a hash table from the row's columns and probed it once per product,
+/// every call (on an H200 bound by those shared-memory operations, 2.7
+/// times cuSPARSE's repeat on lap3d:120). Each entry of C is summed in the
+/// order of A's entries, so the bits repeat.
 ///
 /// Memory: 4 bytes per entry of A for rows of C of up to 32 entries, 8 up
 /// to 64, 16 up to 128 (wider rows keep the default), and 4 per row of A:
@@ -57,6 +55,10 @@ struct EntryMasks {
   /// Per numeric bin of the schedule: whether its rows are summed from the
   /// masks (host side).
   std::vector<char> bins;
+  /// The numeric kernels' lanes a worker (sum_entry_masks.hpp) and the
+  /// scratch a team may take.
+  int lanes = 1;
+  std::size_t team_scratch = 0;
   bool kept = false;
 
   std::size_t bytes() const { return (start.span() + words.span()) * sizeof(Word); }

@@ -8,22 +8,13 @@
 
 #include "gustav/common/allocation.hpp"
 #include "gustav/common/launch.hpp"
+#include "gustav/spgemm/launch_teams.hpp"
 #include "gustav/spgemm/product_slots.hpp"
 #include "gustav/spgemm/product_walk.hpp"
 #include "gustav/spgemm/slot_rows.hpp"
 #include "gustav/spgemm/summary.hpp"
 
 namespace gustav::detail {
-
-/// Scratch a slot team may take: what Kokkos lets a team have at level 0
-/// (40 KiB on CUDA with Kokkos 3.4: a block gets 48 KiB without asking for
-/// more, and Kokkos keeps the rest for its team reductions; a request of
-/// 48 KiB was refused as insufficient shared memory), at most 48 KiB.
-template <class ExecSpace>
-std::size_t slot_team_scratch_limit() {
-  const int kokkos_max = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
-  return std::min<std::size_t>(48 * 1024, kokkos_max > 0 ? static_cast<std::size_t>(kokkos_max) : 0);
-}
 
 /// Fills `out` with the slots of every product, where they apply (B's rows
 /// strictly increasing, C's longest row within half a team's window);
@@ -54,7 +45,7 @@ bool record_slots(const ExecSpace& space, ProductSlots<typename Types::device_ty
 
   Slots slots;
   using Scalar = typename Types::scalar_type;
-  const std::size_t limit = slot_team_scratch_limit<ExecSpace>();
+  const std::size_t limit = team_scratch_limit<ExecSpace>();
   slots.lanes = vector_length_for<ExecSpace>(static_cast<double>(products) / static_cast<double>(ops.a_nnz));
   if constexpr (!is_host_space<ExecSpace>()) {
     // 128 threads a team; fewer workers where their caches would leave the

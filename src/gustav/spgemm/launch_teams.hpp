@@ -38,6 +38,17 @@ KOKKOS_INLINE_FUNCTION void for_each_worker_row(const Member& team, std::int64_t
     f(w);
 }
 
+/// Scratch a team of the kept sums may take: what Kokkos lets a team have
+/// at level 0 (40 KiB on CUDA with Kokkos 3.4: a block gets 48 KiB without
+/// asking for more, and Kokkos keeps the rest for its team reductions; a
+/// request of 48 KiB was refused as insufficient shared memory), at most
+/// 48 KiB.
+template <class ExecSpace>
+std::size_t team_scratch_limit() {
+  const int kokkos_max = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
+  return std::min<std::size_t>(48 * 1024, kokkos_max > 0 ? static_cast<std::size_t>(kokkos_max) : 0);
+}
+
 /// Runs `f` on a TeamPolicy of `league_for(team_size)` teams of up to
 /// `team_size` workers (a power of two) with `lanes` vector lanes and
 /// `scratch_for(team_size)` bytes of team scratch. Returns the team size used.

@@ -4,6 +4,7 @@
 /// in the masked bins' rows marks, for each column of its row of B, the
 /// position of that column in its row of C (a binary search in the row).
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "gustav/spgemm/entry_masks.hpp"
 #include "gustav/spgemm/launch_teams.hpp"
 #include "gustav/spgemm/product_walk.hpp"
+#include "gustav/spgemm/sum_entry_masks.hpp"
 #include "gustav/spgemm/summary.hpp"
 
 namespace gustav::detail {
@@ -154,6 +156,8 @@ void record_entry_masks(const ExecSpace& space, EntryMasks<typename Types::devic
                  [&](int size) { return looping_league(space, (n + size - 1) / size, size * lanes); },
                  [](int) { return std::size_t(0); });
   }
+  masks.lanes = mask_lanes_for(static_cast<double>(products) / static_cast<double>(ops.a_nnz));
+  masks.team_scratch = team_scratch_limit<ExecSpace>();
   masks.kept = true;
   out = masks;
 }
