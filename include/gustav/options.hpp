@@ -179,9 +179,9 @@ struct SpgemmOptions {
   /// at most 2 bytes per product. As with kept positions, each numeric
   /// call then checks a 64-bit fingerprint of A's and B's structure and
   /// raises gustav::plan_mismatch on any change, and sums each entry of C
-  /// in the order of A's entries (the bits repeat). Off: the masks are
-  /// never kept.
-  bool keep_entry_masks = true;
+  /// in the order of A's entries (the bits repeat). Opt-in until its GPU
+  /// kernel is measured against the default (README, Performance).
+  bool keep_entry_masks = false;
 
   /// CPU and GPU together (see CoExecution). The host part's plan follows
   /// these options except that its rows are always sorted and it keeps no

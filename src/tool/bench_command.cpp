@@ -51,9 +51,9 @@ int bench_command(int argc, char** argv) {
     std::stringstream list(args.get("implementations", ""));
     std::string name;
     while (std::getline(list, name, ',')) {
-      if (name != "gustav-variants" && name != "gustav-positions" && name != "gustav-unmasked" &&
+      if (name != "gustav-variants" && name != "gustav-positions" && name != "gustav-masks" &&
           name != "gustav-hybrid" && name != "kk" && name != "cusparse")
-        throw UsageError{"--implementations takes gustav-variants, gustav-positions, gustav-unmasked, gustav-hybrid, "
+        throw UsageError{"--implementations takes gustav-variants, gustav-positions, gustav-masks, gustav-hybrid, "
                          "kk and cusparse, "
                          "got '" + name + "'"};
       config.implementations.push_back(name);

@@ -1,5 +1,5 @@
-// Plans that keep their entries' masks (SpgemmOptions::keep_entry_masks, the
-// hierarchical mapping's default): repeats match the reference and give the
+// Plans that keep their entries' masks (SpgemmOptions::keep_entry_masks, an
+// opt-in of the hierarchical mapping): repeats match the reference and give the
 // same bits whatever the width of the rows of C (one to four words, and
 // rows too long for masks beside them), the masks take at most four bytes
 // per entry of A and word, they are kept only where they apply, and a
@@ -96,12 +96,17 @@ TYPED_TEST(EntryMasks, MasksTakeAWordPerEntryOfAAndThirtyTwoEntriesOfC) {
   EXPECT_EQ(plan.stats().positions_bytes, 0u);
 }
 
-TYPED_TEST(EntryMasks, OffOrKeptPositionsKeepNone) {
+TYPED_TEST(EntryMasks, OffByDefaultOrWithKeptPositionsKeepNone) {
   const auto A = this->random(300, 300, 6, 450);
   const auto off = TestFixture::Run::symbolic(this->device(A), this->device(A), TestFixture::masked(false));
   EXPECT_EQ(off.stats().masks_bytes, 0u);
   EXPECT_TRUE(this->matches(TestFixture::Run::numeric(off, this->device(A), this->device(A)), A, A));
+  SpgemmOptions defaults;
+  defaults.cpu_mapping = CpuMapping::hierarchical;
+  EXPECT_EQ(TestFixture::Run::symbolic(this->device(A), this->device(A), defaults).stats().masks_bytes, 0u);
+  // Kept positions take precedence.
   auto positions = TestFixture::keeping(KeptLayout::lists);
+  positions.keep_entry_masks = true;
   const auto kept = TestFixture::Run::symbolic(this->device(A), this->device(A), positions);
   EXPECT_EQ(kept.stats().masks_bytes, 0u);
   EXPECT_GT(kept.stats().positions_bytes, 0u);

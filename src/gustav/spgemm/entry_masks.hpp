@@ -1,7 +1,7 @@
 #pragma once
-/// The entries' masks: what a plan keeps by default on the hierarchical
-/// mapping (GPUs) so that its numeric phase finds every product's place in
-/// C without a table or a search.
+/// The entries' masks: what a plan keeps on the hierarchical mapping (GPUs)
+/// where SpgemmOptions::keep_entry_masks asks, so that its numeric phase
+/// finds every product's place in C without a table or a search.
 ///
 /// Entry j = (i, k) of A multiplies row k of B into row i of C. Both rows
 /// are sorted and every column of row k of B is in row i of C, so the
@@ -22,8 +22,7 @@
 /// to 64, 16 up to 128 (wider rows keep the default), and 4 per row of A:
 /// proportional to A, not to the products. Kept where B's rows are strictly
 /// increasing and the masks take at most half a word per product
-/// (max_words_per_product), within the memory budget, unless
-/// SpgemmOptions::keep_entry_masks is off.
+/// (max_words_per_product), within the memory budget.
 ///
 /// A changed structure would send products to the wrong positions, so the
 /// numeric phase compares the operands' structure with the fingerprint the

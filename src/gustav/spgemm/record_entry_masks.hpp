@@ -12,7 +12,6 @@
 #include "gustav/analysis/row_bins.hpp"
 #include "gustav/common/allocation.hpp"
 #include "gustav/common/launch.hpp"
-#include "gustav/common/search.hpp"
 #include "gustav/spgemm/entry_masks.hpp"
 #include "gustav/spgemm/launch_teams.hpp"
 #include "gustav/spgemm/product_walk.hpp"
@@ -46,29 +45,47 @@ struct RecordEntryMasks {
   std::int64_t num_rows = 0;
   ErrorFlag<Device> errors;
 
+  using Ordinal = typename Types::ordinal_type;
+  /// A worker's copy of its row of C (at most EntryMasks::max_row columns).
+  KOKKOS_INLINE_FUNCTION static std::size_t worker_bytes() { return Masks::max_row * sizeof(Ordinal); }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    Ordinal* const row = static_cast<Ordinal*>(team.team_scratch(0).get_shmem(team.team_size() * worker_bytes())) +
+                         static_cast<std::size_t>(team.team_rank()) * Masks::max_row;
     for_each_worker_row(team, num_rows, [&](const std::int64_t w) {
       const std::int64_t i = static_cast<std::int64_t>(rows(w));
       const std::int64_t c0 = static_cast<std::int64_t>(c_row_map(i));
-      const std::int64_t c1 = static_cast<std::int64_t>(c_row_map(i + 1));
-      const std::int64_t width = mask_words_for(c1 - c0);
+      const int need = static_cast<int>(static_cast<std::int64_t>(c_row_map(i + 1)) - c0);
+      const std::int64_t width = mask_words_for(need);
       const std::int64_t m0 = static_cast<std::int64_t>(start(i));
       std::int64_t a0, a1;
       bool bad = !ops.a_row(i, a0, a1), lost = false;
+      // The row's columns in scratch: each product's search then reads
+      // shared memory, not global (on an H100 the searches in C's row in
+      // global memory doubled gustav::symbolic's time on er:1000000:8).
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, need), [&](const int q) { row[q] = c_entries(c0 + q); });
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, a0, a1), [&](const std::int64_t j) {
         Word mask[Masks::max_words] = {};
         std::int64_t b0, b1;
         if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) bad = true;
-        std::int64_t lo = c0;  // B's row is increasing: each column lies past the last
+        int lo = 0;  // B's row is increasing: each column lies past the last
         for (std::int64_t p = b0; p < b1; ++p) {
-          const std::int64_t e = find_sorted(c_entries, lo, c1, ops.b_entries(p));
-          if (e < 0) {
+          const Ordinal column = ops.b_entries(p);
+          int first = lo, last = need;  // the first position in [lo, need) at least `column`
+          while (first < last) {
+            const int mid = first + (last - first) / 2;
+            if (row[mid] < column) {
+              first = mid + 1;
+            } else {
+              last = mid;
+            }
+          }
+          if (first == need || row[first] != column) {
             lost = true;
             continue;
           }
-          const std::int64_t q = e - c0;
-          mask[q >> 5] |= Word(1) << (q & 31);
-          lo = e + 1;
+          mask[first >> 5] |= Word(1) << (first & 31);
+          lo = first + 1;
         }
         for (std::int64_t s = 0; s < width; ++s) words(m0 + (j - a0) * width + s) = mask[s];
       });
@@ -154,7 +171,7 @@ void record_entry_masks(const ExecSpace& space, EntryMasks<typename Types::devic
     const int lanes = is_host_space<ExecSpace>() ? 1 : 8;
     launch_teams(space, "gustav::symbolic::masks::record", record, is_host_space<ExecSpace>() ? 1 : 256 / lanes, lanes,
                  [&](int size) { return looping_league(space, (n + size - 1) / size, size * lanes); },
-                 [](int) { return std::size_t(0); });
+                 [](int size) { return static_cast<std::size_t>(size) * Record::worker_bytes(); });
   }
   masks.lanes = mask_lanes_for(static_cast<double>(products) / static_cast<double>(ops.a_nnz));
   masks.team_scratch = team_scratch_limit<ExecSpace>();

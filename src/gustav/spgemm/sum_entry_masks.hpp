@@ -13,12 +13,14 @@
 /// every sum runs in the order of A's entries (the bits repeat); the window
 /// goes out in one coalesced write.
 ///
-/// Measured on an H100 (2026-12-05, bench processes with the previous
-/// default in the same one) against a first version in which each lane
-/// owned positions (bit l of every word) and tested them for every entry of
-/// A: that one cost the row's entries times its positions (a row of 25
-/// entries of C over rows of B of 7 did 25 tests for 7 products) and was
-/// bound by its instructions: lap3d:120's repeat 1.58 ms, cuSPARSE's 0.75.
+/// A first version gave each lane the positions it owns (bit l of every
+/// word) and tested them for every entry of A, a row's entries times its
+/// positions (25 tests for 7 products on lap3d:120): on an H100
+/// (2026-12-05, bench with the hash path and cuSPARSE in one process) its
+/// repeat of lap3d:120 took 1.58 ms against the hash path's 1.80 and
+/// cuSPARSE's 0.75, and it was slower than the hash path on lap3d:80:27
+/// (3.69 against 3.02 ms) and brick:30's A * P (1.18 against 1.01). This
+/// version, whose work follows the products, has not yet run on a GPU.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
