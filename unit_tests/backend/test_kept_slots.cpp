@@ -28,17 +28,7 @@ class KeptSlots : public KeptProductsTest<C> {
     const auto plan = plan_of(A, B, layout);
     EXPECT_EQ(plan.stats().positions_layout, expected_layout);
     EXPECT_GT(plan.stats().positions_bytes, 0u);
-    auto product = Run::numeric(plan, this->device(A), this->device(B));
-    EXPECT_TRUE(this->matches(product, A, B)) << "first numeric";
-    const auto A2 = this->with_new_values(A, 301);
-    const auto B2 = this->with_new_values(B, 302);
-    Run::refill(plan, this->device(A2), this->device(B2), product);
-    EXPECT_TRUE(this->matches(product, A2, B2)) << "after new values";
-    const auto first = to_host_csr<S, O, Z>(product);
-    Run::refill(plan, this->device(A2), this->device(B2), product);
-    this->space.fence();
-    const auto again = to_host_csr<S, O, Z>(product);
-    EXPECT_TRUE(first.values == again.values) << "two calls with the same values differ";
+    this->expect_repeats_match(plan, A, B, 301);
   }
 
   /// gustav::symbolic keeping the products in `layout`.

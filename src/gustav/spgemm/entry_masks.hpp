@@ -54,10 +54,8 @@ struct EntryMasks {
   /// Per numeric bin of the schedule: whether its rows are summed from the
   /// masks (host side).
   std::vector<char> bins;
-  /// The numeric kernels' lanes a worker (sum_entry_masks.hpp) and the
-  /// scratch a team may take.
+  /// The numeric kernels' lanes a worker (sum_entry_masks.hpp).
   int lanes = 1;
-  std::size_t team_scratch = 0;
   bool kept = false;
 
   std::size_t bytes() const { return (start.span() + words.span()) * sizeof(Word); }

@@ -33,14 +33,6 @@
 
 namespace gustav::detail {
 
-template <class ExecSpace, class Flag>
-std::int64_t read_flag(const ExecSpace& space, const Flag& flag) {
-  std::int64_t bits = 0;
-  Kokkos::deep_copy(space, bits, flag);
-  space.fence();
-  return bits;
-}
-
 /// Symbolic phase, and with `values` the numeric one too (gustav::multiply):
 /// the plan gets C's row map and columns; `values` (if given) C's values.
 template <class Types, class Plan, class ExecSpace, class AIn, class BIn>

@@ -40,7 +40,6 @@ struct KeptStructureCheck {
   /// The numeric phase's verdict: error_structure_differs or zero
   /// (VerdictSpace).
   Kokkos::View<std::int64_t, typename VerdictSpace<Device>::type> verdict;
-  bool taken = false;
 
   /// The symbolic phase's fingerprint of A's and B's structure (waits for
   /// it); its arrays count towards `temp`.
@@ -54,7 +53,6 @@ struct KeptStructureCheck {
     // (and no host execution space to ask, which a co-executed host
     // part's thread cannot).
     verdict = decltype(verdict)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "gustav::symbolic::kept::verdict"));
-    taken = true;
   }
 
   /// Launches the numeric phase's comparison on `space` (no wait): the
@@ -73,10 +71,7 @@ struct KeptStructureCheck {
       space.fence();
       return *static_cast<const volatile std::int64_t*>(verdict.data());
     } else {
-      std::int64_t bits = 0;
-      Kokkos::deep_copy(space, bits, verdict);
-      space.fence();
-      return bits;
+      return read_flag(space, verdict);
     }
   }
 

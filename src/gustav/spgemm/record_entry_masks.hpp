@@ -174,7 +174,6 @@ void record_entry_masks(const ExecSpace& space, EntryMasks<typename Types::devic
                  [](int size) { return static_cast<std::size_t>(size) * Record::worker_bytes(); });
   }
   masks.lanes = mask_lanes_for(static_cast<double>(products) / static_cast<double>(ops.a_nnz));
-  masks.team_scratch = team_scratch_limit<ExecSpace>();
   masks.kept = true;
   out = masks;
 }

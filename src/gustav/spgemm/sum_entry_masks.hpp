@@ -182,7 +182,8 @@ void sum_entry_masks(const ExecSpace& space, const EntryMasks<typename Types::de
     // 256 threads a team, fewer workers where their scratch would pass
     // what a team may take (40 KiB on CUDA with Kokkos 3.4).
     int team_size = is_host_space<ExecSpace>() ? 1 : 256 / f.lanes;
-    while (team_size > 1 && f.scratch_bytes(team_size) > masks.team_scratch) team_size /= 2;
+    const std::size_t limit = team_scratch_limit<ExecSpace>();
+    while (team_size > 1 && f.scratch_bytes(team_size) > limit) team_size /= 2;
     launch_teams(space, name, f, team_size, f.lanes,
                  [&](int size) { return looping_league(space, (n + size - 1) / size, size * f.lanes); },
                  [&](int size) { return f.scratch_bytes(size); });

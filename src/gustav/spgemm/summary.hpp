@@ -38,6 +38,15 @@ using SummaryView = Kokkos::View<std::int64_t*, Device, Kokkos::MemoryTraits<Kok
 template <class Device>
 using ErrorFlag = Kokkos::View<std::int64_t, Device, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
+/// A device flag's value on the host (waits for `space`).
+template <class ExecSpace, class Flag>
+std::int64_t read_flag(const ExecSpace& space, const Flag& flag) {
+  std::int64_t bits = 0;
+  Kokkos::deep_copy(space, bits, flag);
+  space.fence();
+  return bits;
+}
+
 template <class Device>
 ErrorFlag<Device> errors_of(const SummaryView<Device>& summary) {
   return ErrorFlag<Device>(summary.data() + SummarySlot::errors);
