@@ -13,14 +13,19 @@
 /// every sum runs in the order of A's entries (the bits repeat); the window
 /// goes out in one coalesced write.
 ///
-/// A first version gave each lane the positions it owns (bit l of every
-/// word) and tested them for every entry of A, a row's entries times its
-/// positions (25 tests for 7 products on lap3d:120): on an H100
-/// (2026-12-05, bench with the hash path and cuSPARSE in one process) its
-/// repeat of lap3d:120 took 1.58 ms against the hash path's 1.80 and
-/// cuSPARSE's 0.75, and it was slower than the hash path on lap3d:80:27
-/// (3.69 against 3.02 ms) and brick:30's A * P (1.18 against 1.01). This
-/// version, whose work follows the products, has not yet run on a GPU.
+/// Measured on an H100 (2026-12-05, `gustav bench`, cuSPARSE and the hash
+/// path in the same process, reuse ms). A first version, whose lanes each
+/// owned positions of the row and tested them for every entry of A (25
+/// tests for 7 products on lap3d:120), took 1.58 there (hash path 1.80,
+/// cuSPARSE 0.75); this one 0.83, below the hash path on 12 of 13
+/// products. Nsight Compute had it issuing an instruction on 65 % of cycles
+/// at half occupancy (56 registers), 30 % of the memory's bandwidth.
+/// Tried and dropped (alternating processes): a CUDA form loading four
+/// entries' products at once between __syncwarp steps (lap3d:120 0.83
+/// either way; band 1.13 -> 1.02, er:1000000:2 0.235 -> 0.262); and that
+/// form with each entry's words walked once into byte positions in scratch
+/// instead of a search per product (lap3d:120 0.87, its A * P 0.51 -> 0.66:
+/// the scratch's traffic rose to 81 % of its throughput).
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -68,14 +73,14 @@ struct SumEntryMasks {
   int lanes = 1;
   int window = 32;  ///< the bin's longest row of C
 
-  /// A worker's copy of `lanes` entries of A, then its window (carved in
-  /// this order).
+  /// A worker's copy of `lanes` entries of A (Words words each) and its
+  /// window of the row's values.
   struct Scratch {
     Scalar* a_value;
+    Scalar* row;
     Index* begin;
     Index* count;  ///< products the entry's words place (its row of B's length, at most)
-    Word* mask;    ///< Words per entry
-    Scalar* row;   ///< the row's values
+    Word* mask;
   };
   KOKKOS_INLINE_FUNCTION static Scratch carve(Carver& c, int entries, int window) {
     Scratch k;
@@ -95,6 +100,18 @@ struct SumEntryMasks {
     return static_cast<std::size_t>(team_size) * worker_bytes(lanes, window);
   }
 
+  /// Position in the row of C of product t of a cached entry: the t-th set
+  /// bit of its words.
+  KOKKOS_INLINE_FUNCTION static int position(const Word* mask, int t) {
+    int k = 0;
+    for (; k + 1 < Words; ++k) {
+      const int here = popcount32(mask[k]);
+      if (t < here) break;
+      t -= here;
+    }
+    return 32 * k + nth_set_bit32(mask[k], t);
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     char* const base = static_cast<char*>(team.team_scratch(0).get_shmem(scratch_bytes(team.team_size())));
     Carver carver(base + static_cast<std::size_t>(team.team_rank()) * worker_bytes(lanes, window));
@@ -107,6 +124,11 @@ struct SumEntryMasks {
       const std::int64_t m0 = static_cast<std::int64_t>(start(i));
       std::int64_t a0, a1;
       ops.a_row(i, a0, a1);  // a broken row map sums nothing: the fingerprint reports it
+      // A changed structure (which the fingerprint reports) may give row i
+      // more entries than it has masks: only those with masks are read, so
+      // every bit read is one of row i's, below its length.
+      const std::int64_t held = static_cast<std::int64_t>(start(i + 1)) - m0;
+      if ((a1 - a0) * width > held) a1 = a0 + (width > 0 && held > 0 ? held / width : 0);
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, need), [&](const std::int64_t p) { s.row[p] = Scalar(); });
       for (std::int64_t first = a0; first < a1; first += lanes) {
         const int m = a1 - first < lanes ? static_cast<int>(a1 - first) : lanes;
@@ -132,13 +154,7 @@ struct SumEntryMasks {
           const std::int64_t b0 = static_cast<std::int64_t>(s.begin[q]);
           const Word* const mask = s.mask + q * Words;
           Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, static_cast<int>(s.count[q])), [&](const int t) {
-            int k = 0, n = t;
-            for (; k + 1 < Words; ++k) {
-              const int here = popcount32(mask[k]);
-              if (n < here) break;
-              n -= here;
-            }
-            s.row[32 * k + nth_set_bit32(mask[k], n)] += a * Scalar(ops.b_values(b0 + t));
+            s.row[position(mask, t)] += a * Scalar(ops.b_values(b0 + t));
           });
         }
       }
