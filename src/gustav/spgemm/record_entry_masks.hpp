@@ -12,6 +12,7 @@
 #include "gustav/analysis/row_bins.hpp"
 #include "gustav/common/allocation.hpp"
 #include "gustav/common/launch.hpp"
+#include "gustav/common/search.hpp"
 #include "gustav/spgemm/entry_masks.hpp"
 #include "gustav/spgemm/launch_teams.hpp"
 #include "gustav/spgemm/product_walk.hpp"
@@ -68,24 +69,16 @@ struct RecordEntryMasks {
         Word mask[Masks::max_words] = {};
         std::int64_t b0, b1;
         if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) bad = true;
-        int lo = 0;  // B's row is increasing: each column lies past the last
+        const auto row_at = [row](const std::int64_t q) { return row[q]; };
+        std::int64_t lo = 0;  // B's row is increasing: each column lies past the last
         for (std::int64_t p = b0; p < b1; ++p) {
-          const Ordinal column = ops.b_entries(p);
-          int first = lo, last = need;  // the first position in [lo, need) at least `column`
-          while (first < last) {
-            const int mid = first + (last - first) / 2;
-            if (row[mid] < column) {
-              first = mid + 1;
-            } else {
-              last = mid;
-            }
-          }
-          if (first == need || row[first] != column) {
+          const std::int64_t q = find_sorted(row_at, lo, need, ops.b_entries(p));
+          if (q < 0) {
             lost = true;
             continue;
           }
-          mask[first >> 5] |= Word(1) << (first & 31);
-          lo = first + 1;
+          mask[q >> 5] |= Word(1) << (q & 31);
+          lo = q + 1;
         }
         for (std::int64_t s = 0; s < width; ++s) words(m0 + (j - a0) * width + s) = mask[s];
       });
