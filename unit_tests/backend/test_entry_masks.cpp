@@ -69,12 +69,14 @@ TYPED_TEST(EntryMasks, RepeatsMatchTheReferenceAndGiveTheSameBits) {
 TYPED_TEST(EntryMasks, RowsOfEveryWidthSum) {
   // Rows of A of 1 to 24 entries over rows of B of about 10 columns: rows
   // of C from a few entries (the tiny bin) through one, two and four words
-  // to rows past 128 entries, which take the default path.
+  // to rows past 128 entries, which take the default path. Rows of B of
+  // about 10 entries give a worker 16 lanes, so on GPUs the one-word bins
+  // run the sum capped at 32 registers (sum_entry_masks.hpp).
   RandomShape a_shape;
   const auto A = this->random(600, 400, 12, 430, a_shape);
   const auto B = this->random(400, 3000, 10, 431);
   this->repeats_match(A, B, true);
-  // The same with every row of C within a word.
+  // The same with every row of C within a word, and 4 lanes: uncapped.
   const auto N = this->random(600, 400, 3, 432);
   const auto M = this->random(400, 3000, 4, 433);
   this->repeats_match(N, M, true);

@@ -52,10 +52,11 @@ std::size_t team_scratch_limit() {
 /// Runs `f` on a TeamPolicy of `league_for(team_size)` teams of up to
 /// `team_size` workers (a power of two) with `lanes` vector lanes and
 /// `scratch_for(team_size)` bytes of team scratch. Returns the team size used.
-template <class ExecSpace, class Functor, class LeagueFor, class ScratchFor>
-int launch_teams(const ExecSpace& space, const std::string& name, const Functor& f, int team_size, int lanes,
-                 const LeagueFor& league_for, const ScratchFor& scratch_for) {
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+/// `Policy` is a TeamPolicy on ExecSpace, with launch bounds where the
+/// kernel is capped.
+template <class Policy, class ExecSpace, class Functor, class LeagueFor, class ScratchFor>
+int launch_teams_on(const ExecSpace& space, const std::string& name, const Functor& f, int team_size, int lanes,
+                    const LeagueFor& league_for, const ScratchFor& scratch_for) {
   if constexpr (is_host_space<ExecSpace>()) lanes = 1;
   int size = std::max(1, team_size);
   for (int attempt = 0; attempt < 8; ++attempt) {
@@ -75,6 +76,12 @@ int launch_teams(const ExecSpace& space, const std::string& name, const Functor&
                                         .set_scratch_size(0, Kokkos::PerTeam(scratch_for(size)))),
                        f);
   return size;
+}
+
+template <class ExecSpace, class Functor, class LeagueFor, class ScratchFor>
+int launch_teams(const ExecSpace& space, const std::string& name, const Functor& f, int team_size, int lanes,
+                 const LeagueFor& league_for, const ScratchFor& scratch_for) {
+  return launch_teams_on<Kokkos::TeamPolicy<ExecSpace>>(space, name, f, team_size, lanes, league_for, scratch_for);
 }
 
 }  // namespace gustav::detail

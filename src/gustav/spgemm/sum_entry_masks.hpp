@@ -173,6 +173,22 @@ inline int mask_lanes_for(double products_per_entry) {
   return lanes;
 }
 
+/// Where the masked bins run capped at 32 registers a thread, so that eight
+/// teams of 256 threads share an SM (four at the 48-56 the kernel takes
+/// uncapped): rows of C within one word and rows of B of eight entries or
+/// more (a worker's lanes), scalars of at most 8 bytes. Measured on an H100
+/// (2026-12-05, alternating processes, reuse ms, uncapped -> capped, two
+/// each): lap3d:120 0.837, 0.829 -> 0.764, 0.761; its A * P 0.515, 0.506 ->
+/// 0.473, 0.475; R * (A * P) 0.699, 0.700 -> 0.654, 0.659; band 1.140, 1.133
+/// -> 1.083, 1.056; lap2d:2000:9 3.862, 3.873 -> 3.546, 3.560. The cap
+/// spills 16-64 bytes a thread, and where a worker has 2 or 4 lanes or a
+/// row two words (random rows: each product a gather from anywhere in B)
+/// that traffic cost more than the occupancy gained: er:200000:4 0.119,
+/// 0.117 -> 0.134, 0.135; er:1000000:2 0.233 -> 0.250; er:1000000:8 (two
+/// words) 1.304, 1.318 -> 1.342, 1.346. A cap of 40 registers (six teams)
+/// was level with none on all of them.
+constexpr int capped_lanes_min = 8;
+
 /// Sums the rows `rows` of one masked bin into `c_values`.
 template <class Types, class ExecSpace, class CRowMap, class CValues>
 void sum_entry_masks(const ExecSpace& space, const EntryMasks<typename Types::device_type>& masks, const RowBin& bin,
@@ -200,9 +216,16 @@ void sum_entry_masks(const ExecSpace& space, const EntryMasks<typename Types::de
     int team_size = is_host_space<ExecSpace>() ? 1 : 256 / f.lanes;
     const std::size_t limit = team_scratch_limit<ExecSpace>();
     while (team_size > 1 && f.scratch_bytes(team_size) > limit) team_size /= 2;
-    launch_teams(space, name, f, team_size, f.lanes,
-                 [&](int size) { return looping_league(space, (n + size - 1) / size, size * f.lanes); },
-                 [&](int size) { return f.scratch_bytes(size); });
+    const auto league = [&](int size) { return looping_league(space, (n + size - 1) / size, size * f.lanes); };
+    const auto scratch = [&](int size) { return f.scratch_bytes(size); };
+    if constexpr (W == 1 && sizeof(typename Types::scalar_type) <= 8 && !is_host_space<ExecSpace>()) {
+      if (f.lanes >= capped_lanes_min) {
+        launch_teams_on<Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<256, 8>>>(space, name, f, team_size,
+                                                                                    f.lanes, league, scratch);
+        return;
+      }
+    }
+    launch_teams_on<Kokkos::TeamPolicy<ExecSpace>>(space, name, f, team_size, f.lanes, league, scratch);
   };
   if (words <= 1) {
     run(std::integral_constant<int, 1>{});
