@@ -293,26 +293,63 @@ TYPED_TEST(WriteRows, RowsOfFewProductsAreSortedAndSummed) {
       }
 }
 
-// Where every row has at most 64 products (and A does not stream through
+// Rows of 65 to 512 products over a B whose value per column passes 512
+// KiB are sorted too, on the host (write_pass.hpp: wide_sorted_row): rows
+// of A of 0 to 80 entries over rows of B of 7 give rows of every product
+// count from none to 560, past both edges (64, 512), so the network, the
+// wide sort and the accumulator all take rows of one product. B has 100,000
+// columns; its entries spread over all of them (about one key a bucket),
+// over 3,000 (a few buckets crowded: the shell sort) or over 20 (most products
+// repeat a column, whose runs are summed).
+TYPED_TEST(WriteRows, RowsOfUpTo512ProductsAreSortedWide) {
+  if (!test_space_is_host) GTEST_SKIP() << "the write pass runs on the CPU's thread-per-row mapping";
+  const std::int64_t inner = 700, cols = 100000;
+  const auto A = this->rows_of_every_length(inner, 120);
+  for (const std::int64_t spread : {cols, std::int64_t(3000), std::int64_t(20)}) {
+    SCOPED_TRACE("entries of B over " + std::to_string(spread) + " columns");
+    const auto B = this->built(
+        inner, cols, 121 + static_cast<std::uint64_t>(spread), [](std::int64_t) { return 7; },
+        [&](std::int64_t, std::int64_t, Rng& rng) { return rng.below(spread); });
+    for (const bool sorted : {true, false}) {
+      SpgemmOptions options;
+      options.sort_rows = sorted;
+      const SpgemmStats stats = this->expect_write_rows(A, B, options, "dense");
+      EXPECT_EQ(stats.max_row_products, 560);
+    }
+  }
+}
+
+// Where every row has at most 512 products (and A does not stream through
 // B, whose value per column passes a mebibyte), no row takes the dense
 // accumulator, so the pass's pool is a few bytes a thread instead of a
-// value per column of B; one row of 72 products brings the accumulator back.
+// value per column of B: rows of 64 products (sorted by the network), one
+// of 72 (the wide sort); one row of 520 products brings the accumulator back.
 TYPED_TEST(WriteRows, RowsOfFewProductsOnlyTakeNoAccumulator) {
   if (!test_space_is_host) GTEST_SKIP() << "the write pass runs on the CPU's thread-per-row mapping";
   const std::int64_t inner = 900, cols = 400000;
   const auto A = this->fixed_rows(2000, inner, 8, 110);
   const auto B = this->fixed_rows(inner, cols, 8, 111);
-  auto one_longer = A;
-  // Row 0 names one more row of B: 72 products.
-  one_longer.entries.insert(one_longer.entries.begin(), one_longer.entries.front());
-  one_longer.values.insert(one_longer.values.begin(), one_longer.values.front());
-  for (std::size_t r = 1; r < one_longer.row_map.size(); ++r) one_longer.row_map[r] += 1;
   using S = typename TestFixture::S;
+  using O = typename TestFixture::O;
+  using Z = typename TestFixture::Z;
+  // Row 0 names `more` more rows of B: 8 products each.
+  const auto longer_by = [&](int more) {
+    auto a = A;
+    for (int k = 0; k < more; ++k) {
+      a.entries.insert(a.entries.begin(), static_cast<O>(k % inner));
+      a.values.insert(a.values.begin(), a.values.front());
+    }
+    for (std::size_t r = 1; r < a.row_map.size(); ++r) a.row_map[r] += static_cast<Z>(more);
+    return a;
+  };
   const SpgemmStats few = this->expect_write_rows(A, B, {}, "dense");
-  const SpgemmStats longer = this->expect_write_rows(one_longer, B, {}, "dense");
+  const SpgemmStats wide = this->expect_write_rows(longer_by(1), B, {}, "dense");
+  const SpgemmStats longer = this->expect_write_rows(longer_by(57), B, {}, "dense");
   EXPECT_EQ(few.max_row_products, 64);
-  EXPECT_EQ(longer.max_row_products, 72);
+  EXPECT_EQ(wide.max_row_products, 72);
+  EXPECT_EQ(longer.max_row_products, 520);
   EXPECT_LT(few.numeric_pool_bytes, static_cast<std::size_t>(cols));
+  EXPECT_LT(wide.numeric_pool_bytes, static_cast<std::size_t>(cols));
   EXPECT_GE(longer.numeric_pool_bytes, static_cast<std::size_t>(cols) * sizeof(S));
 }
 

@@ -1,7 +1,7 @@
 // The sort of a short row's keys (common/spread_sort.hpp) against std::sort:
 // keys spread over their buckets (the counting sort), crowded into a few
 // (the network), repeated columns (ordered by their place), columns past
-// the range, and every length up to 64.
+// the range, and every length up to 64; and the wider form's of up to 512.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,19 +21,47 @@ std::vector<std::uint64_t> keys_of(const std::vector<std::uint32_t>& columns) {
   return keys;
 }
 
-/// Whether sort_spread_keys puts `columns`' keys in std::sort's order.
-::testing::AssertionResult sorts_like_std(const std::vector<std::uint32_t>& columns, std::int64_t range) {
+/// Whether `sort(keys, spare, n)` (arrays of `capacity` keys) puts
+/// `columns`' keys in std::sort's order.
+template <class Sort>
+::testing::AssertionResult sorts_like_std_with(const std::vector<std::uint32_t>& columns, int capacity,
+                                               const Sort& sort) {
   auto keys = keys_of(columns);
   auto expected = keys;
   std::sort(expected.begin(), expected.end());
-  keys.resize(64);
-  std::uint64_t spare[64];
-  const std::uint64_t* sorted =
-      sort_spread_keys(keys.data(), spare, static_cast<int>(columns.size()), spread_bucket_shift(range));
+  keys.resize(static_cast<std::size_t>(capacity));
+  std::vector<std::uint64_t> spare(static_cast<std::size_t>(capacity));
+  const std::uint64_t* sorted = sort(keys.data(), spare.data(), static_cast<int>(columns.size()));
   for (std::size_t i = 0; i < expected.size(); ++i)
     if (sorted[i] != expected[i])
       return ::testing::AssertionFailure() << "key " << i << " of " << expected.size() << " is out of order";
   return ::testing::AssertionSuccess();
+}
+
+/// Whether sort_spread_keys puts `columns`' keys in std::sort's order.
+::testing::AssertionResult sorts_like_std(const std::vector<std::uint32_t>& columns, std::int64_t range) {
+  return sorts_like_std_with(columns, 64, [&](std::uint64_t* keys, std::uint64_t* spare, int n) {
+    return sort_spread_keys(keys, spare, n, spread_bucket_shift(range));
+  });
+}
+
+/// Whether sort_wide_keys puts `columns`' keys in std::sort's order.
+::testing::AssertionResult wide_sorts_like_std(const std::vector<std::uint32_t>& columns, std::int64_t range) {
+  return sorts_like_std_with(columns, wide_sort_keys_max, [&](std::uint64_t* keys, std::uint64_t* spare, int n) {
+    return sort_wide_keys(keys, spare, n, wide_bucket_shift(range));
+  });
+}
+
+/// `n` random columns below `range`, two of them past it (4e9 at 7, range +
+/// 1 at n / 2), as a column past B's that the passes report: each falls in
+/// the last bucket.
+std::vector<std::uint32_t> with_columns_past(std::int64_t range, int n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::uint32_t> columns;
+  for (int i = 0; i < n; ++i) columns.push_back(static_cast<std::uint32_t>(rng() % static_cast<std::uint64_t>(range)));
+  columns[7] = 4000000000u;
+  columns[static_cast<std::size_t>(n / 2)] = static_cast<std::uint32_t>(range + 1);
+  return columns;
 }
 
 TEST(SpreadSort, EveryLengthOfSpreadColumns) {
@@ -77,13 +105,7 @@ TEST(SpreadSort, RepeatedColumnsKeepTheirPlaces) {
 }
 
 TEST(SpreadSort, ColumnsPastTheRangeStayInOrder) {
-  // A column past B's (which the passes report) falls in the last bucket.
-  std::mt19937_64 rng(3);
-  std::vector<std::uint32_t> columns;
-  for (int i = 0; i < 40; ++i) columns.push_back(static_cast<std::uint32_t>(rng() % 4096));
-  columns[7] = 4000000000u;
-  columns[20] = 70000;
-  EXPECT_TRUE(sorts_like_std(columns, 4096));
+  EXPECT_TRUE(sorts_like_std(with_columns_past(4096, 40, 3), 4096));
 }
 
 TEST(SpreadSort, BucketShift) {
@@ -93,6 +115,44 @@ TEST(SpreadSort, BucketShift) {
   EXPECT_EQ(spread_bucket_shift(std::int64_t(1) << 20), 46);
   EXPECT_EQ(spread_bucket_shift(1000000), 46);
   EXPECT_EQ(spread_bucket_shift(std::int64_t(1) << 40), 58);
+}
+
+TEST(WideSort, EveryLengthOfSpreadColumns) {
+  std::mt19937_64 rng(11);
+  for (const std::int64_t range : {std::int64_t(1) << 20, std::int64_t(100000), std::int64_t(300), std::int64_t(5)}) {
+    for (int n = 0; n <= wide_sort_keys_max; n += (n < 80 ? 1 : 7)) {
+      std::vector<std::uint32_t> columns;
+      for (int i = 0; i < n; ++i) columns.push_back(static_cast<std::uint32_t>(rng() % range));
+      EXPECT_TRUE(wide_sorts_like_std(columns, range)) << n << " keys over " << range << " columns";
+    }
+  }
+  std::vector<std::uint32_t> full;
+  for (int i = 0; i < wide_sort_keys_max; ++i) full.push_back(static_cast<std::uint32_t>(rng() % 100000));
+  EXPECT_TRUE(wide_sorts_like_std(full, 100000));
+}
+
+TEST(WideSort, CrowdedRepeatedAndOutOfRangeColumns) {
+  std::mt19937_64 rng(12);
+  // Hub columns: most keys in the lowest buckets (the shell sort takes them).
+  std::vector<std::uint32_t> hubs;
+  for (int i = 0; i < 400; ++i) hubs.push_back(static_cast<std::uint32_t>(i % 4 == 0 ? rng() % 100000 : rng() % 50));
+  EXPECT_TRUE(wide_sorts_like_std(hubs, 100000));
+  // Runs of one column: ordered by their places.
+  std::vector<std::uint32_t> pairs;
+  for (int i = 0; i < 200; ++i) {
+    pairs.push_back(static_cast<std::uint32_t>((199 - i) * 500));
+    pairs.push_back(static_cast<std::uint32_t>((199 - i) * 500));
+  }
+  EXPECT_TRUE(wide_sorts_like_std(pairs, 100000));
+  EXPECT_TRUE(wide_sorts_like_std(with_columns_past(100000, 300, 13), 100000));
+}
+
+TEST(WideSort, BucketShift) {
+  EXPECT_EQ(wide_bucket_shift(1), 32);
+  EXPECT_EQ(wide_bucket_shift(256), 32);
+  EXPECT_EQ(wide_bucket_shift(257), 33);
+  EXPECT_EQ(wide_bucket_shift(100000), 41);
+  EXPECT_EQ(wide_bucket_shift(std::int64_t(1) << 20), 44);
 }
 
 }  // namespace

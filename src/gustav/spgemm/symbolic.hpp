@@ -392,8 +392,13 @@ std::size_t write_rows_thread_per_row(const ExecSpace& space, const AIn& A, cons
   pass.listing = listing;
   pass.ring_mask = ring_width > 0 ? ring_width - 1 : 0;
   plan.stats_.write_rows = ring_width > 0 ? "ring" : ranked ? "ranked" : "dense";
-  pass.sorted_rows_only = pass.sorts_short_rows() && max_products <= Pass::sorted_row_products_max;
   pass.key_bucket_shift = spread_bucket_shift(B.num_cols);
+  if constexpr (is_host_space<ExecSpace>()) {
+    pass.wide_row_products_max = wide_sort_keys_max;
+    pass.wide_key_shift = wide_bucket_shift(B.num_cols);
+  }
+  pass.sorted_rows_only = pass.sorts_short_rows() && (max_products <= Pass::sorted_row_products_max ||
+                                                      (pass.sorts_long_rows() && max_products <= pass.wide_row_products_max));
   PoolSizing pools;
   pools.spill_chunk_bytes = Pass::chunk_bytes_for(log2_slots_for(r.max_need, r.max_load));
   // Sorted rows only: no chunk is carved, so none is cleared either. The

@@ -20,9 +20,11 @@
 /// through B (the pattern then repeats from row to row). Rows of at most 64
 /// products that do not stream, over a B whose value per column passes a
 /// mebibyte, skip the accumulator: their products are sorted by a network
-/// and summed in runs (sorted_row). Short rows of C that
-/// do stream through an uncompressed B are listed in C as their columns
-/// come, by a flag per column, and then sorted in place (listed_row).
+/// and summed in runs (sorted_row); on hosts, so are rows of 65 to 512
+/// products over a B whose value per column passes 512 KiB
+/// (wide_sorted_row). Short rows of C that do stream through an
+/// uncompressed B are listed in C as their columns come, by a flag per
+/// column, and then sorted in place (listed_row).
 ///
 /// Where a value per column of B would not fit (B with millions of
 /// columns: 32 MB a thread for lap2d:2000:9), the row is ranked instead: a
@@ -123,6 +125,29 @@ struct WritePass {
   /// The shift that takes a sorted row's key to its bucket (spread_sort.hpp:
   /// the highest bits of B's columns).
   int key_bucket_shift = 32;
+
+  /// Host plans: rows of more than sorted_row_products_max and at most
+  /// this many products (0: none; symbolic.hpp gives host plans
+  /// wide_sort_keys_max, 512) are sorted too (wide_sorted_row), where
+  /// sorts_long_rows() holds. Two threads of an Intel Xeon (2 MiB of L2 a
+  /// core), 2026-12-05, `gustav multiply --reps 5`, one-shot ms without ->
+  /// with, processes in turn: er:100000:16 (256 products a row on average,
+  /// 800 KB of values) 255.8, 256.3 -> 208.8, 207.6; er:1000000:8 (64
+  /// products a row, the rows past 64 in the accumulator before) 1008.5,
+  /// 959.4 -> 655.8, 696.0; rmat:18:4 1223, 1259 -> 1260, 1281 and
+  /// rmat:20:2 3218 -> 3351 (power-law rows, whose hub columns crowd the
+  /// buckets: a shell sort then), rmat:18:8:7 3192 -> 3112. Up to 256
+  /// products only: er:100000:16 245 -> 225.
+  std::int64_t wide_row_products_max = 0;
+  int wide_key_shift = 32;  ///< wide_bucket_shift of B's columns
+  /// Rows are sorted wide only where the value per column of B passes this
+  /// many bytes (er:100000:16's 800 KB did, the small stencils' do not).
+  static constexpr std::int64_t wide_rows_value_bytes_min = std::int64_t(1) << 19;
+  KOKKOS_INLINE_FUNCTION bool sorts_long_rows() const {
+    const std::int64_t columns = bitmap_words << column_set_shift;
+    return wide_row_products_max > 0 && !a_streams_through_b() && columns <= (std::int64_t(1) << 32) &&
+           columns * static_cast<std::int64_t>(sizeof(Scalar)) > wide_rows_value_bytes_min;
+  }
 
   /// Rows ranked rather than summed (symbolic.hpp: write_pass_is_ranked):
   /// marked first, written out with each set word's first position in C's
@@ -256,6 +281,13 @@ struct WritePass {
       sorted_row(row, start, end);
       return;
     }
+    if constexpr (is_host_space<ExecSpace>()) {
+      const std::int64_t products = row_products(row);
+      if (products > sorted_row_products_max && products <= wide_row_products_max && sorts_long_rows()) {
+        wide_sorted_row(row, start, end);
+        return;
+      }
+    }
     if (sorted_rows_only) {
       // A row the analysis did not count this long (a structure changed
       // under the call): the chunk holds no accumulator.
@@ -285,24 +317,46 @@ struct WritePass {
   /// product's value and bit were a miss in an array over all of B's
   /// columns, and the read-out missed again to take the value and clear it.
   KOKKOS_INLINE_FUNCTION void sorted_row(std::int64_t row, std::int64_t start, std::int64_t end) const {
-    std::uint64_t keys[sorted_row_products_max];
-    Scalar products[sorted_row_products_max];
+    sort_and_sum_row<sorted_row_products_max>(row, start, end, [&](std::uint64_t* keys, std::uint64_t* spare, int n) {
+      return sort_spread_keys(keys, spare, n, key_bucket_shift);
+    });
+  }
+
+  /// sorted_row for rows of up to wide_sort_keys_max products, by
+  /// sort_wide_keys (host only: its arrays take 12 KiB of the thread's
+  /// stack for doubles). No word of the dense accumulator is touched, and
+  /// where every row is sorted the pass sets none aside (sorted_rows_only).
+  KOKKOS_INLINE_FUNCTION void wide_sorted_row(std::int64_t row, std::int64_t start, std::int64_t end) const {
+    sort_and_sum_row<wide_sort_keys_max>(row, start, end, [&](std::uint64_t* keys, std::uint64_t* spare, int n) {
+      return sort_wide_keys(keys, spare, n, wide_key_shift);
+    });
+  }
+
+  /// The row's products as keys (column high, place low) and values in
+  /// arrays of Capacity, ordered by `sort(keys, spare, n)` (which returns
+  /// where the sorted keys are), and runs of one column summed in place
+  /// order into C's row.
+  template <int Capacity, class Sort>
+  KOKKOS_INLINE_FUNCTION void sort_and_sum_row(std::int64_t row, std::int64_t start, std::int64_t end,
+                                               const Sort& sort) const {
+    std::uint64_t keys[Capacity];
+    Scalar products[Capacity];
     int n = 0;
     for_each_product(row, [&](const auto j, const auto p) {
       // The bound holds by the row's product count; the test keeps a
       // disagreement from writing past the arrays.
-      if (n < sorted_row_products_max) {
+      if (n < Capacity) {
         keys[n] = (static_cast<std::uint64_t>(b_entries(p)) << 32) | static_cast<std::uint32_t>(n);
         products[n] = a_values(j) * b_values(p);
       }
       ++n;
     });
-    if (n > sorted_row_products_max) {
+    if (n > Capacity) {
       Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
       return;
     }
-    std::uint64_t spare[sorted_row_products_max];
-    const std::uint64_t* sorted = sort_spread_keys(keys, spare, n, key_bucket_shift);
+    std::uint64_t spare[Capacity];
+    const std::uint64_t* sorted = sort(keys, spare, n);
     std::int64_t out = start - 1;
     std::uint64_t last = ~std::uint64_t(0);
     for (int i = 0; i < n; ++i) {
