@@ -188,6 +188,9 @@ inline int mask_lanes_for(double products_per_entry) {
 /// words) 1.304, 1.318 -> 1.342, 1.346. A cap of 40 registers (six teams)
 /// was level with none on all of them.
 constexpr int capped_lanes_min = 8;
+/// Threads of a masked bin's team on GPUs (workers times lanes), the
+/// capped policy's bound.
+constexpr int mask_team_threads = 256;
 
 /// Sums the rows `rows` of one masked bin into `c_values`.
 template <class Types, class ExecSpace, class CRowMap, class CValues>
@@ -213,15 +216,15 @@ void sum_entry_masks(const ExecSpace& space, const EntryMasks<typename Types::de
     f.lanes = is_host_space<ExecSpace>() ? 1 : masks.lanes;
     // 256 threads a team, fewer workers where their scratch would pass
     // what a team may take (40 KiB on CUDA with Kokkos 3.4).
-    int team_size = is_host_space<ExecSpace>() ? 1 : 256 / f.lanes;
+    int team_size = is_host_space<ExecSpace>() ? 1 : mask_team_threads / f.lanes;
     const std::size_t limit = team_scratch_limit<ExecSpace>();
     while (team_size > 1 && f.scratch_bytes(team_size) > limit) team_size /= 2;
     const auto league = [&](int size) { return looping_league(space, (n + size - 1) / size, size * f.lanes); };
     const auto scratch = [&](int size) { return f.scratch_bytes(size); };
     if constexpr (W == 1 && sizeof(typename Types::scalar_type) <= 8 && !is_host_space<ExecSpace>()) {
       if (f.lanes >= capped_lanes_min) {
-        launch_teams_on<Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<256, 8>>>(space, name, f, team_size,
-                                                                                    f.lanes, league, scratch);
+        using Capped = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<mask_team_threads, 8>>;
+        launch_teams_on<Capped>(space, name, f, team_size, f.lanes, league, scratch);
         return;
       }
     }

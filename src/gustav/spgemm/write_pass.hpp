@@ -98,10 +98,14 @@ struct WritePass {
   /// products fall on few columns near each other, which the bitmap takes
   /// in cache (two threads of an AMD EPYC, 2026-11-29: lap3d:80's A * P
   /// write pass 22-26 ms dense, 63-79 sorted).
-  KOKKOS_INLINE_FUNCTION bool sorts_short_rows() const {
+  KOKKOS_INLINE_FUNCTION bool sorts_short_rows() const { return sorts_rows_over(sorted_rows_value_bytes_min); }
+  /// Whether rows may be sorted at all where B's value per column must pass
+  /// `value_bytes_min`: A does not stream through B and B's columns fit a
+  /// key's 32 bits.
+  KOKKOS_INLINE_FUNCTION bool sorts_rows_over(std::int64_t value_bytes_min) const {
     const std::int64_t columns = bitmap_words << column_set_shift;
     return !a_streams_through_b() && columns <= (std::int64_t(1) << 32) &&
-           columns * static_cast<std::int64_t>(sizeof(Scalar)) > sorted_rows_value_bytes_min;
+           columns * static_cast<std::int64_t>(sizeof(Scalar)) > value_bytes_min;
   }
   /// Rows are sorted only where the value per column of B passes this many
   /// bytes: below it the dense accumulator stays in cache and costs less
@@ -144,9 +148,7 @@ struct WritePass {
   /// many bytes (er:100000:16's 800 KB did, the small stencils' do not).
   static constexpr std::int64_t wide_rows_value_bytes_min = std::int64_t(1) << 19;
   KOKKOS_INLINE_FUNCTION bool sorts_long_rows() const {
-    const std::int64_t columns = bitmap_words << column_set_shift;
-    return wide_row_products_max > 0 && !a_streams_through_b() && columns <= (std::int64_t(1) << 32) &&
-           columns * static_cast<std::int64_t>(sizeof(Scalar)) > wide_rows_value_bytes_min;
+    return wide_row_products_max > 0 && sorts_rows_over(wide_rows_value_bytes_min);
   }
 
   /// Rows ranked rather than summed (symbolic.hpp: write_pass_is_ranked):
@@ -282,10 +284,14 @@ struct WritePass {
       return;
     }
     if constexpr (is_host_space<ExecSpace>()) {
-      const std::int64_t products = row_products(row);
-      if (products > sorted_row_products_max && products <= wide_row_products_max && sorts_long_rows()) {
-        wide_sorted_row(row, start, end);
-        return;
+      // The plan's test first: the rows that stream (stencils) read no
+      // product count here.
+      if (sorts_long_rows()) {
+        const std::int64_t products = row_products(row);
+        if (products > sorted_row_products_max && products <= wide_row_products_max) {
+          wide_sorted_row(row, start, end);
+          return;
+        }
       }
     }
     if (sorted_rows_only) {
