@@ -8,7 +8,12 @@
 // stretch boundaries inside long rows of B, on empty rows of B, and on rows
 // of A with no products, through the one-shot product and the plan
 // (symbolic, numeric) alike; and a reuse whose product falls outside a long
-// row's planned columns.
+// row's planned columns. Two more cases reach the values' walk from both
+// ends: rows whose products pile onto few columns of a wide B (dozens of
+// slices each, 400,000 columns), and rows with exactly one product per
+// entry of C (one slice each); both also reuse a plan with an entry of B
+// moved onto a column the plan lacks, which must be reported.
+#include <algorithm>
 #include <vector>
 
 #include "support/spgemm_fixture.hpp"
@@ -64,6 +69,22 @@ class LongRows : public SpgemmTest<C> {
       EXPECT_TRUE(this->multiply_matches(A, B, options)) << (sorted ? "sorted" : "unsorted");
       EXPECT_TRUE(this->plan_matches(A, B, options)) << (sorted ? "sorted" : "unsorted");
     }
+  }
+
+  /// A plan of A * B whose last numeric bin is the long rows (`long_rows`
+  /// of them, where not negative) reuses right with B and reports `moved`
+  /// (B with an entry moved onto a column the plan lacks) as a mismatch.
+  void expect_moved_entry_reported(const Host& A, const Host& B, const Host& moved, std::int64_t long_rows) {
+    SpgemmOptions options;
+    options.cpu_mapping = CpuMapping::hierarchical;
+    const auto plan = UnderTest<C>::symbolic(this->device(A), this->device(B), options);
+    ASSERT_FALSE(plan.stats().numeric_bins.empty());
+    EXPECT_EQ(plan.stats().numeric_bins.back().name, "long");
+    if (long_rows >= 0) EXPECT_EQ(plan.stats().numeric_bins.back().rows, long_rows);
+    const auto product = UnderTest<C>::numeric(plan, this->device(A), this->device(B));
+    this->space.fence();
+    EXPECT_TRUE(matches_reference<S>(to_host_csr<S, O, Z>(product), reference_multiply(A, B), options.sort_rows));
+    EXPECT_THROW(UnderTest<C>::numeric(plan, this->device(A), this->device(moved)), gustav::plan_mismatch);
   }
 };
 TYPED_TEST_SUITE(LongRows, AllConfigs, ConfigNames);
@@ -178,14 +199,73 @@ TYPED_TEST(LongRows, ReuseDetectsAProductOutsideThePlannedRow) {
   std::size_t r = 0;
   while (moved.row_map[r + 1] == moved.row_map[r]) ++r;
   moved.entries[static_cast<std::size_t>(moved.row_map[r + 1]) - 1] = static_cast<O>(cols - 1);
-  SpgemmOptions options;
-  options.cpu_mapping = CpuMapping::hierarchical;
-  const auto plan = UnderTest<TypeParam>::symbolic(this->device(A), this->device(B), options);
-  ASSERT_FALSE(plan.stats().numeric_bins.empty());
-  EXPECT_EQ(plan.stats().numeric_bins.back().name, "long");
-  EXPECT_EQ(plan.stats().numeric_bins.back().rows, 1);
-  EXPECT_NO_THROW(UnderTest<TypeParam>::numeric(plan, this->device(A), this->device(B)));
-  EXPECT_THROW(UnderTest<TypeParam>::numeric(plan, this->device(A), this->device(moved)), gustav::plan_mismatch);
+  this->expect_moved_entry_reported(A, B, moved, 1);
+}
+
+TYPED_TEST(LongRows, ManySlicesOfFewColumnsAcrossWideWindows) {
+  // B's 400,000 columns, of which its rows use only 16,000 spread evenly
+  // (every 25th): a row of A with 8,000 entries makes 512,000 products on
+  // about 16,000 columns, dozens of slices over a wide row. A reuse with one
+  // entry of B moved onto an unused column near B's last must be reported,
+  // not added elsewhere.
+  using Host = typename TestFixture::Host;
+  using O = typename TestFixture::O;
+  using Z = typename TestFixture::Z;
+  const std::int64_t inner = 8000, cols = 400000, used = 16000, spacing = 25, per_row = 64;
+  Rng rng(86);
+  Host B;
+  B.num_rows = static_cast<O>(inner);
+  B.num_cols = static_cast<O>(cols);
+  B.row_map.assign(1, 0);
+  for (std::int64_t i = 0; i < inner; ++i) {
+    std::vector<std::int64_t> picks;
+    while (static_cast<std::int64_t>(picks.size()) < per_row) {
+      const std::int64_t k = rng.below(used);
+      if (std::find(picks.begin(), picks.end(), k) == picks.end()) picks.push_back(k);
+    }
+    std::sort(picks.begin(), picks.end());
+    for (const std::int64_t k : picks) {
+      B.entries.push_back(static_cast<O>(k * spacing + 13));
+      B.values.push_back(random_value<typename TestFixture::S>(rng));
+    }
+    B.row_map.push_back(static_cast<Z>(B.entries.size()));
+  }
+  const Host A = this->rows_over({8000, 0, 5000, 3, 7999}, inner, 87);
+  this->expect_long_rows_right(A, B);
+
+  Host moved = B;
+  moved.entries[static_cast<std::size_t>(per_row) - 1] = static_cast<O>(cols - 1);
+  this->expect_moved_entry_reported(A, B, moved, 3);
+}
+
+TYPED_TEST(LongRows, RowsWithAProductPerEntryOfC) {
+  // Each row of B holds one column, all distinct: a row of A over 20,000 of
+  // them has as many products as entries of C, and no two products meet.
+  // A reuse with one entry of B moved onto an unused column must be
+  // reported.
+  using Host = typename TestFixture::Host;
+  using O = typename TestFixture::O;
+  using Z = typename TestFixture::Z;
+  const std::int64_t inner = 20000, cols = 60000, stride = 7919;  // 7919 is prime to 60,000
+  Rng rng(88);
+  Host B;
+  B.num_rows = static_cast<O>(inner);
+  B.num_cols = static_cast<O>(cols);
+  B.row_map.assign(1, 0);
+  std::vector<char> used(static_cast<std::size_t>(cols));
+  for (std::int64_t k = 0; k < inner; ++k) {
+    const std::int64_t c = k * stride % cols;
+    used[static_cast<std::size_t>(c)] = 1;
+    B.entries.push_back(static_cast<O>(c));
+    B.values.push_back(random_value<typename TestFixture::S>(rng));
+    B.row_map.push_back(static_cast<Z>(B.entries.size()));
+  }
+  const Host A = this->rows_over({inner, 5, 0, 19000}, inner, 89);
+  this->expect_long_rows_right(A, B);
+
+  Host moved = B;
+  moved.entries[0] = static_cast<O>(std::find(used.begin(), used.end(), 0) - used.begin());
+  this->expect_moved_entry_reported(A, B, moved, 2);
 }
 
 }  // namespace
