@@ -13,9 +13,9 @@
 ///
 ///   count      mark, then count the bits: the row's nnz (symbolic counting pass)
 ///   structure  mark, then read the sorted columns out (gustav::symbolic)
-///   values     mark, read the sorted columns out and rank the window, then
-///              walk again adding values into C at their ranks, and clear
-///   reuse      mark and rank C's known columns, walk adding values, clear
+///   values     mark, read the sorted columns out and zero their values,
+///              then add values into C (long_row_add.hpp)
+///   reuse      add values into C at its known columns (long_row_add.hpp)
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
@@ -32,16 +32,6 @@
 namespace gustav::detail {
 
 enum class LongPass { count, structure, values, reuse };
-
-/// What a walk over a slice's products does with each: mark its column in
-/// the window, or add its value into C at the column's rank.
-enum class LongWalk { mark, add };
-
-template <LongPass Pass>
-constexpr WindowContent window_content() {
-  if constexpr (Pass == LongPass::reuse || Pass == LongPass::values) return WindowContent::ranked;
-  return WindowContent::bitmap;
-}
 
 template <LongPass Pass>
 constexpr RowOutput row_output() {
@@ -86,11 +76,12 @@ struct LongRowOffsets {
   std::int64_t slice_products = long_row_slice_max;  ///< products per slice
 };
 
-/// What the three long-row kernels share: the rows, the pool and the window.
+/// What the long-row kernels share: the rows, their offsets, C and (for the
+/// marking walks and the read-out) the pool and the window.
 template <class ExecSpace, class Types, class Rows, LongPass Pass>
 struct LongRowBatch {
   using Ordinal = typename Types::ordinal_type;
-  using Window = DenseWindow<Ordinal, window_content<Pass>()>;
+  using Window = DenseWindow;
   using Device = typename Types::device_type;
 
   ProductOperands<Types> ops;
@@ -104,7 +95,6 @@ struct LongRowBatch {
   std::int64_t first_col = 0;   ///< window: columns [first_col, first_col + width)
   std::int64_t width = 0;
   bool last_window = false;
-  bool first_window = false;
 
   KOKKOS_INLINE_FUNCTION Window window(std::int64_t r) const {
     Carver c(pool + static_cast<std::size_t>(r) * window_bytes);
@@ -113,24 +103,90 @@ struct LongRowBatch {
   KOKKOS_INLINE_FUNCTION std::int64_t row(std::int64_t r) const { return static_cast<std::int64_t>(rows(first_row + r)); }
 };
 
-/// A team per (row, slice): the slice's products mark the row's window, or
-/// add into C at their columns' ranks. The launch covers the slices of the
-/// batch's rows, [slice_base(first_row), slice_base(first_row + rows)).
-template <class ExecSpace, class Types, class Rows, LongPass Pass, LongWalk Walk>
+/// One slice's products, [t_begin, t_end) of its row's in walk order, and
+/// how a team's threads share them: in groups that share a stretch of the
+/// slice, each thread taking every group-th product of it. Groups are of 32
+/// (a warp reads consecutive entries of B) where B's rows here are long on
+/// average, single threads with consecutive products (no thread steps over
+/// entries that are not its own) where they are short.
+struct SliceShare {
+  std::int64_t listed = 0;  ///< the row's place in the list of long rows
+  std::int64_t row = 0;
+  std::int64_t a0 = 0, a1 = 0;  ///< the row's entries of A
+  std::int64_t e0 = 0;          ///< its first listed entry
+  std::int64_t e1 = 0;
+  std::int64_t before = 0;      ///< entry_products(e0)
+  std::int64_t t_begin = 0, t_end = 0;
+  std::int64_t group = 1, stretch = 0;
+};
+
+/// The share of listed row `listed`'s products [t_begin, t_begin + size)
+/// (cut at the row's end) among `threads` threads.
+template <class Batch>
+KOKKOS_INLINE_FUNCTION SliceShare share_slice(const Batch& batch, std::int64_t listed, std::int64_t t_begin,
+                                              std::int64_t size, std::int64_t threads) {
+  const auto& o = batch.offsets;
+  SliceShare s;
+  s.listed = listed;
+  s.row = static_cast<std::int64_t>(batch.rows(listed));
+  batch.ops.a_row(s.row, s.a0, s.a1);
+  s.e0 = o.entry_base(listed);
+  s.e1 = o.entry_base(listed + 1);
+  s.before = o.entry_products(s.e0);
+  const std::int64_t total = o.entry_products(s.e1) - s.before;
+  s.t_begin = t_begin;
+  s.t_end = t_begin + size < total ? t_begin + size : total;
+  s.group = (s.e1 > s.e0 && total >= 16 * (s.e1 - s.e0) && threads % 32 == 0) ? 32 : 1;
+  const std::int64_t groups = threads / s.group;
+  s.stretch = s.t_end > s.t_begin ? (s.t_end - s.t_begin + groups - 1) / groups : 0;
+  return s;
+}
+
+/// Calls f(j, p) for each product of thread `tid`'s share of the slice:
+/// entry j of A's row times entry p of B. Malformed entries raise `bits`.
+template <class Batch, class F>
+KOKKOS_INLINE_FUNCTION void for_thread_products(const Batch& batch, const SliceShare& s, std::int64_t tid, int& bits,
+                                                const F& f) {
+  const auto& o = batch.offsets;
+  const auto& ops = batch.ops;
+  const std::int64_t gb = s.t_begin + (tid / s.group) * s.stretch;
+  const std::int64_t ge = gb + s.stretch < s.t_end ? gb + s.stretch : s.t_end;
+  const std::int64_t tb = gb + tid % s.group;
+  if (tb >= ge) return;
+  // The listed entry holding product tb.
+  const std::int64_t e_lo = last_at_most(o.entry_products, s.before + tb, s.e0, s.e1 - 1);
+  std::int64_t j = s.a0 + (e_lo - s.e0);
+  std::int64_t b0, b1;
+  if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) bits |= error_bad_a;
+  std::int64_t p = b0 + (tb - (o.entry_products(e_lo) - s.before));
+  for (std::int64_t t = tb; t < ge; t += s.group, p += s.group) {
+    while (p >= b1) {  // on into the next entries (rows of B may be short or empty)
+      const std::int64_t past = p - b1;
+      if (++j >= s.a1) return;
+      if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) bits |= error_bad_a;
+      p = b0 + past;
+    }
+    f(j, p);
+  }
+}
+
+/// A team per (row, slice): the slice's products mark the row's window.
+/// The launch covers the slices of the batch's rows,
+/// [slice_base(first_row), slice_base(first_row + rows)).
+template <class ExecSpace, class Types, class Rows, LongPass Pass>
 struct LongRowSlices {
   using execution_space = ExecSpace;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Batch = LongRowBatch<ExecSpace, Types, Rows, Pass>;
   using Ordinal = typename Types::ordinal_type;
-  using Scalar = typename Types::scalar_type;
 
   Batch batch;
   ErrorFlag<typename Types::device_type> errors;
   std::int64_t batch_rows = 0;
   std::int64_t first_slice = 0;  ///< slice_base(first_row)
   int lanes = 1;
-  /// Marking: the window's words, where the team marks a bitmap of its own
-  /// in scratch first and then ORs its non-zero words into the window (0:
+  /// The window's words, where the team marks a bitmap of its own in
+  /// scratch first and then ORs its non-zero words into the window (0:
   /// straight into the window). The slices of a long row all mark the same
   /// few hundred words in global memory, each product an atomic there:
   /// ia-wikiquote's hub rows put about 200 products on each word.
@@ -143,103 +199,44 @@ struct LongRowSlices {
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     std::uint32_t* local = nullptr;
-    if constexpr (Walk == LongWalk::mark) {
-      if (scratch_words > 0) {
-        local = static_cast<std::uint32_t*>(
-            team.team_scratch(0).get_shmem(static_cast<std::size_t>(scratch_words) * sizeof(std::uint32_t)));
-        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, scratch_words),
-                             [&](const std::int64_t i) { local[i] = 0; });
-        team.team_barrier();
-      }
+    if (scratch_words > 0) {
+      local = static_cast<std::uint32_t*>(
+          team.team_scratch(0).get_shmem(static_cast<std::size_t>(scratch_words) * sizeof(std::uint32_t)));
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, scratch_words), [&](const std::int64_t i) { local[i] = 0; });
+      team.team_barrier();
     }
-    walk(team, local);
-    if constexpr (Walk == LongWalk::mark) {
-      if (local) {
-        team.team_barrier();
-        const auto w = batch.window(row_of_slice(first_slice + team.league_rank()) - batch.first_row);
-        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, scratch_words), [&](const std::int64_t i) {
-          const std::uint32_t bits = local[i];
-          if (bits) Kokkos::atomic_or(&w.words[i], bits);
-        });
-      }
-    }
-  }
-
-  /// The batch row (its place in the list of long rows) owning slice g.
-  KOKKOS_INLINE_FUNCTION std::int64_t row_of_slice(std::int64_t g) const {
-    return last_at_most(batch.offsets.slice_base, g, batch.first_row, batch.first_row + batch_rows - 1);
-  }
-
-  /// The slice's products, marked in `local` where given.
-  KOKKOS_INLINE_FUNCTION void walk(const Member& team, std::uint32_t* local) const {
     const auto& o = batch.offsets;
     const std::int64_t g = first_slice + team.league_rank();
-    // The batch row owning slice g.
-    const std::int64_t listed = row_of_slice(g);
-    const std::int64_t r = listed - batch.first_row;
-    const std::int64_t row = batch.row(r);
-    const auto w = batch.window(r);
-    const std::int64_t e0 = o.entry_base(listed), e1 = o.entry_base(listed + 1);
-    const std::int64_t before = o.entry_products(e0), total = o.entry_products(e1) - before;
-    const std::int64_t t_begin = (g - o.slice_base(listed)) * o.slice_products;
-    const std::int64_t t_end = t_begin + o.slice_products < total ? t_begin + o.slice_products : total;
+    const std::int64_t listed =
+        last_at_most(o.slice_base, g, batch.first_row, batch.first_row + batch_rows - 1);
+    const auto w = batch.window(listed - batch.first_row);
     const std::int64_t threads = static_cast<std::int64_t>(team.team_size()) * lanes;
-    // Threads work in groups that share a stretch of the slice, each thread
-    // taking every group-th product of it: groups of 32 (a warp reads
-    // consecutive entries of B) where B's rows here are long on average,
-    // single threads with consecutive products (no thread steps over entries
-    // that are not its own) where they are short.
-    const std::int64_t group = (e1 > e0 && total >= 16 * (e1 - e0) && threads % 32 == 0) ? 32 : 1;
-    const std::int64_t groups = threads / group;
-    const std::int64_t stretch = (t_end - t_begin + groups - 1) / groups;
-    const auto& ops = batch.ops;
-    std::int64_t a0, a1;
-    ops.a_row(row, a0, a1);
-    const std::int64_t start = batch.out.start(row), n = batch.out.length(row);
+    const SliceShare s = share_slice(batch, listed, (g - o.slice_base(listed)) * o.slice_products,
+                                     o.slice_products, threads);
     int bits = 0;
     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, threads), [&](const std::int64_t tid) {
-      const std::int64_t gb = t_begin + (tid / group) * stretch;
-      const std::int64_t ge = gb + stretch < t_end ? gb + stretch : t_end;
-      const std::int64_t tb = gb + tid % group;
-      if (tb >= ge) return;
-      // The listed entry holding product tb.
-      const std::int64_t e_lo = last_at_most(o.entry_products, before + tb, e0, e1 - 1);
-      std::int64_t j = a0 + (e_lo - e0);
-      std::int64_t b0, b1;
-      if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) bits |= error_bad_a;
-      std::int64_t p = b0 + (tb - (o.entry_products(e_lo) - before));
-      for (std::int64_t t = tb; t < ge; t += group, p += group) {
-        while (p >= b1) {  // on into the next entries (rows of B may be short or empty)
-          const std::int64_t past = p - b1;
-          if (++j >= a1) return;
-          if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) bits |= error_bad_a;
-          p = b0 + past;
-        }
-        product(w, local, j, p, start, n, bits);
-      }
+      for_thread_products(batch, s, tid, bits, [&](std::int64_t, std::int64_t p) { mark(w, local, p, bits); });
     });
     if (bits) Kokkos::atomic_fetch_or(&errors(), std::int64_t(bits));
+    if (local) {
+      team.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, scratch_words), [&](const std::int64_t i) {
+        const std::uint32_t word = local[i];
+        if (word) Kokkos::atomic_or(&w.words[i], word);
+      });
+    }
   }
 
   template <class Window>
-  KOKKOS_INLINE_FUNCTION void product(const Window& w, std::uint32_t* local, std::int64_t j, std::int64_t p,
-                                      std::int64_t start, std::int64_t n, int& bits) const {
-    const auto& ops = batch.ops;
-    const Ordinal c = ops.b_entries(p);
-    if (!ops.column_ok(c)) {
+  KOKKOS_INLINE_FUNCTION void mark(const Window& w, std::uint32_t* local, std::int64_t p, int& bits) const {
+    const Ordinal c = batch.ops.b_entries(p);
+    if (!batch.ops.column_ok(c)) {
       bits |= error_bad_b;
       return;
     }
     const std::int64_t x = static_cast<std::int64_t>(c) - batch.first_col;
     if (x < 0 || x >= batch.width) return;  // another window's
-    if constexpr (Walk == LongWalk::add) {
-      const std::int64_t q = w.position(x);
-      if (q < 0 || q >= n) {
-        bits |= error_structure_changed;
-        return;
-      }
-      Concurrent::add(&batch.out.c_values(start + q), Scalar(ops.a_values(j) * ops.b_values(p)));
-    } else if (local) {
+    if (local) {
       Kokkos::atomic_or(&local[x >> 5], std::uint32_t(1) << (x & 31));
     } else {
       w.mark(x);
@@ -247,78 +244,9 @@ struct LongRowSlices {
   }
 };
 
-/// Reuse: a team per row marks and ranks the window with the row's known
-/// columns (and, in the first window, zeroes the row's values in C). The
-/// ranks need the row sorted, as the long rows' read-out wrote it; a row
-/// that is not is reported as a changed structure. (Building each word by
-/// its lowest column's thread, with plain stores, measured slower on R-MAT
-/// rows than these fire-and-forget atomics.)
-template <class ExecSpace, class Types, class Rows>
-struct LongRowMarkKnown {
-  using execution_space = ExecSpace;
-  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using Batch = LongRowBatch<ExecSpace, Types, Rows, LongPass::reuse>;
-
-  Batch batch;
-  ErrorFlag<typename Types::device_type> errors;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const std::int64_t r = team.league_rank();
-    const std::int64_t row = batch.row(r);
-    const auto w = batch.window(r);
-    const std::int64_t start = batch.out.start(row), n = batch.out.length(row);
-    int bits = 0;
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), [&](const std::int64_t q) {
-      const std::int64_t c = static_cast<std::int64_t>(batch.out.c_entries(start + q));
-      const std::int64_t before = q > 0 ? static_cast<std::int64_t>(batch.out.c_entries(start + q - 1)) : -1;
-      if (q > 0 && before >= c) bits |= error_structure_changed;
-      if (batch.first_window) batch.out.c_values(start + q) = typename Types::scalar_type();
-      const std::int64_t x = c - batch.first_col;
-      if (x < 0 || x >= batch.width) return;
-      w.mark(x);
-      // The word's lowest column of the row ranks it (windows start at a
-      // multiple of 32 columns, so window words are column words).
-      if (before < 0 || (before >> 5) != (c >> 5)) w.ranks[x >> 5] = static_cast<typename Types::ordinal_type>(q);
-    });
-    if (bits) Kokkos::atomic_fetch_or(&errors(), std::int64_t(bits));
-  }
-};
-
-/// Values and reuse: a team per row clears the window words its columns
-/// marked, after the adding walk, leaving the slice clean for the next batch.
-template <class ExecSpace, class Types, class Rows, LongPass Pass>
-struct LongRowClear {
-  using execution_space = ExecSpace;
-  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using Batch = LongRowBatch<ExecSpace, Types, Rows, Pass>;
-
-  Batch batch;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const std::int64_t r = team.league_rank();
-    const std::int64_t row = batch.row(r);
-    const auto w = batch.window(r);
-    // Values: only the columns written so far (this window's and the
-    // earlier windows'); the rest of the row is not written yet.
-    const std::int64_t start = batch.out.start(row);
-    const std::int64_t n = Pass == LongPass::values ? batch.progress(batch.first_row + r) : batch.out.length(row);
-    const std::int64_t words = (batch.width + 31) / 32;
-    // Where the row is dense enough, clearing every word costs less than a
-    // scattered store (a whole memory sector) per column.
-    if (n * 256 >= batch.width) {
-      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, words), [&](const std::int64_t i) { w.words[i] = 0; });
-    } else {
-      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), [&](const std::int64_t q) {
-        const std::int64_t x = static_cast<std::int64_t>(batch.out.c_entries(start + q)) - batch.first_col;
-        if (x >= 0 && x < batch.width) w.words[x >> 5] = 0;
-      });
-    }
-  }
-};
-
 /// A team per row reads the window out: the nnz (count), or the columns in
-/// order (structure, values), clearing what it read, except that values
-/// keep the bits and rank the words for the adding walk.
+/// order (structure, values), clearing what it read; values also zero the
+/// row's values for the adding walk.
 template <class ExecSpace, class Types, class Rows, class RowBinView, LongPass Pass>
 struct LongRowReadOut {
   using execution_space = ExecSpace;
@@ -501,13 +429,7 @@ struct LongRowReadOut {
             for (int u = 0; u < chunk_words; ++u) {
               const std::uint32_t bits = q.word[u];
               if (!bits) continue;
-              // Values: the word keeps its bits and gets its rank, for the
-              // adding walk.
-              if constexpr (Pass == LongPass::values) {
-                w.ranks[k + u] = static_cast<Ordinal>(placed + o);
-              } else {
-                w.words[k + u] = 0;
-              }
+              w.words[k + u] = 0;
               for (std::uint32_t left = bits; left; left &= left - 1) {
                 const auto col = static_cast<Ordinal>(batch.first_col + (k + u) * 32 + lowest_bit32(left));
                 if (stage) {
@@ -584,18 +506,26 @@ struct LongRowEntryProducts {
   }
 };
 
+/// Products per slice of every row: the offsets' slice_products.
+struct UniformSlices {
+  std::int64_t products = long_row_slice_max;
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t) const { return products; }
+};
+
 /// slice_base(r): the slices of the rows before r (a slice per
-/// offsets.slice_products products; none for a row without products).
-template <class Device>
+/// slice_of(r) products; none for a row without products).
+template <class Device, class SliceOf = UniformSlices>
 struct LongRowSliceBase {
   LongRowOffsets<Device> offsets;
   std::int64_t count = 0;
+  SliceOf slice_of;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r, std::int64_t& sum, bool final) const {
     if (final) offsets.slice_base(r) = sum;
     if (r == count) return;
     const std::int64_t products =
         offsets.entry_products(offsets.entry_base(r + 1)) - offsets.entry_products(offsets.entry_base(r));
-    sum += (products + offsets.slice_products - 1) / offsets.slice_products;
+    const std::int64_t size = slice_of(r);
+    sum += (products + size - 1) / size;
   }
 };
 

@@ -1,10 +1,10 @@
 #pragma once
 /// Runs one pass of the long-row path (long_row_kernels.hpp) over the long
-/// bin's rows: lists where each row's products lie (its slices), chooses the
-/// window width and the batch from the pool that a memory budget leaves,
-/// then, window by window and batch by batch, the marking walk and the
-/// read-out; values then walk again adding into C and clear the window,
-/// and reuse marks C's known columns, walks adding and clears.
+/// bin's rows: lists where each row's products lie (its slices); where the
+/// pass marks (all but reuse), chooses the window width and the batch from
+/// the pool that a memory budget leaves, then, window by window and batch
+/// by batch, runs the marking walk and the read-out. Values and reuse then
+/// walk again adding into C (long_row_add.hpp), which needs no pool.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -16,6 +16,7 @@
 #include "gustav/common/arena.hpp"
 #include "gustav/common/launch.hpp"
 #include "gustav/spgemm/launch_teams.hpp"
+#include "gustav/spgemm/long_row_add.hpp"
 #include "gustav/spgemm/long_row_kernels.hpp"
 
 namespace gustav::detail {
@@ -65,7 +66,9 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
 
   // The pool: what the budget leaves (after the progress and offset
   // arrays), at most long_row_pool_max. A window spans all of B's columns
-  // unless that would leave room for fewer than 8 rows at once.
+  // unless that would leave room for fewer than 8 rows at once. Reuse
+  // marks nothing and takes no pool.
+  constexpr bool marks = Pass != LongPass::reuse;
   const std::size_t index_bytes = static_cast<std::size_t>(4 * count + listed + 3) * sizeof(std::int64_t) + 256;
   const std::size_t headroom = 4096 + index_bytes;
   const std::size_t room = temp.room() > headroom ? temp.room() - headroom : 0;
@@ -79,7 +82,7 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
   }
   const std::size_t window_bytes = Window::bytes(width);
   const std::int64_t batch = std::clamp<std::int64_t>(static_cast<std::int64_t>(cap / window_bytes), 1, count);
-  const std::int64_t windows = (cols + width - 1) / width;
+  const std::int64_t windows = marks ? (cols + width - 1) / width : 0;
   const std::int64_t window_words = (width + 31) / 32;
 
   // Lanes per worker: one on hosts, as launch_teams gives host teams, so
@@ -87,36 +90,29 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
   const int lanes = is_host_space<ExecSpace>() ? 1 : bin.vector_length;
   auto take_all = [&](auto& a) {
     LongRowOffsets<Device> o;
-    auto progress = a.template take<std::int64_t>(count);
+    auto progress = a.template take<std::int64_t>(marks ? count : 0);
     o.entry_base = a.template take<std::int64_t>(count + 1);
     o.entry_products = a.template take<std::int64_t>(listed + 1);
     o.slice_base = a.template take<std::int64_t>(count + 1);
     o.slice_products = long_row_slice_products(space, products, bin.team_size, lanes);
-    auto pool = a.template take<std::uint64_t>(static_cast<std::int64_t>(window_bytes / 8) * batch);
+    auto pool = a.template take<std::uint64_t>(marks ? static_cast<std::int64_t>(window_bytes / 8) * batch : 0);
     return std::make_tuple(progress, o, pool);
   };
   Arena<Device> measure;
   take_all(measure);
   Arena<Device> arena(space, label + "::pool", measure.used(), temp);
   auto [progress, offsets, pool] = take_all(arena);
-  Kokkos::deep_copy(space, progress, std::int64_t(0));
-  // Bitmaps start at zero and are left so (see dense_window.hpp).
-  Kokkos::deep_copy(space, pool, std::uint64_t(0));
+  if (marks) {
+    Kokkos::deep_copy(space, progress, std::int64_t(0));
+    // Bitmaps start at zero and are left so (see dense_window.hpp).
+    Kokkos::deep_copy(space, pool, std::uint64_t(0));
+  }
 
   // Where each row's products lie, and its slices.
   Kokkos::parallel_scan(label + "::entry_base", light_launch(Range(space, 0, count + 1)),
                         LongRowEntryBase<Types, RowList<Types>>{ops, rows, offsets.entry_base, errors, count});
   Kokkos::parallel_scan(label + "::entry_products", light_launch(Range(space, 0, listed + 1)),
                         LongRowEntryProducts<Types, RowList<Types>>{ops, rows, offsets, errors, count, listed});
-  Kokkos::parallel_scan(label + "::slice_base", light_launch(Range(space, 0, count + 1)),
-                        LongRowSliceBase<Device>{offsets, count});
-  // Read through the caller's stream: a plain deep_copy fences the whole
-  // device, so these rows would wait for every bin running beside them on
-  // the side streams (concurrent_bins.hpp) before their first slice.
-  const Kokkos::View<std::int64_t*, Kokkos::HostSpace> slice_base(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::slice_base_host"), count + 1);
-  Kokkos::deep_copy(space, slice_base, offsets.slice_base);
-  space.fence();
 
   Batch base;
   base.ops = ops;
@@ -127,38 +123,34 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
   base.pool = reinterpret_cast<char*>(pool.data());
   base.window_bytes = window_bytes;
   base.width = width;
-  const auto no_scratch = [](int) { return std::size_t(0); };
-  for (std::int64_t w = 0; w < windows; ++w) {
-    for (std::int64_t first = 0; first < count; first += batch) {
-      const std::int64_t n = std::min(batch, count - first);
-      Batch b = base;
-      b.first_row = first;
-      b.first_col = w * width;
-      b.first_window = w == 0;
-      b.last_window = w + 1 == windows;
-      const auto per_row = [&](int) { return n; };
-      auto walk = [&](auto how, const char* name) {
-        using Slices = LongRowSlices<ExecSpace, Types, RowList<Types>, Pass, decltype(how)::value>;
+  if constexpr (marks) {
+    Kokkos::parallel_scan(label + "::slice_base", light_launch(Range(space, 0, count + 1)),
+                          LongRowSliceBase<Device>{offsets, count, UniformSlices{offsets.slice_products}});
+    // Read through the caller's stream: a plain deep_copy fences the whole
+    // device, so these rows would wait for every bin running beside them on
+    // the side streams (concurrent_bins.hpp) before their first slice.
+    const Kokkos::View<std::int64_t*, Kokkos::HostSpace> slice_base(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::slice_base_host"), count + 1);
+    Kokkos::deep_copy(space, slice_base, offsets.slice_base);
+    space.fence();
+    for (std::int64_t w = 0; w < windows; ++w) {
+      for (std::int64_t first = 0; first < count; first += batch) {
+        const std::int64_t n = std::min(batch, count - first);
+        Batch b = base;
+        b.first_row = first;
+        b.first_col = w * width;
+        b.last_window = w + 1 == windows;
+        using Slices = LongRowSlices<ExecSpace, Types, RowList<Types>, Pass>;
         Slices slices;
         slices.batch = b;
         slices.errors = errors;
         slices.batch_rows = n;
         slices.first_slice = slice_base(first);
         slices.lanes = lanes;
-        if (decltype(how)::value == LongWalk::mark && window_words <= long_row_scratch_words)
-          slices.scratch_words = window_words;
+        if (window_words <= long_row_scratch_words) slices.scratch_words = window_words;
         const std::int64_t batch_slices = slice_base(first + n) - slice_base(first);
-        launch_teams(space, label + name, slices, bin.team_size, lanes,
-                     [&](int) { return batch_slices; },
+        launch_teams(space, label + "::units", slices, bin.team_size, lanes, [&](int) { return batch_slices; },
                      [&](int) { return Slices::scratch_bytes(slices.scratch_words); });
-      };
-      using Mark = std::integral_constant<LongWalk, LongWalk::mark>;
-      using Add = std::integral_constant<LongWalk, LongWalk::add>;
-      if constexpr (Pass == LongPass::reuse) {
-        LongRowMarkKnown<ExecSpace, Types, RowList<Types>> known{b, errors};
-        launch_teams(space, label + "::mark_known", known, bin.team_size, lanes, per_row, no_scratch);
-      } else {
-        walk(Mark{}, "::units");
         LongRowReadOut<ExecSpace, Types, RowList<Types>, RowBinList<Types>, Pass> finish;
         finish.batch = b;
         finish.errors = errors;
@@ -168,16 +160,13 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
         finish.numeric_bins = count_out.numeric_bins;
         finish.max_row_count = count_out.max_row_count;
         finish.lanes = lanes;
-        launch_teams(space, label + "::finish", finish, bin.team_size, lanes, per_row,
+        launch_teams(space, label + "::finish", finish, bin.team_size, lanes, [&](int) { return n; },
                      [&](int workers) { return finish.scratch_bytes(workers); });
-      }
-      if constexpr (Pass == LongPass::reuse || Pass == LongPass::values) {
-        walk(Add{}, "::add");
-        LongRowClear<ExecSpace, Types, RowList<Types>, Pass> clear{b};
-        launch_teams(space, label + "::clear", clear, bin.team_size, lanes, per_row, no_scratch);
       }
     }
   }
+  if constexpr (Pass == LongPass::reuse || Pass == LongPass::values)
+    add_long_rows<Pass>(space, base, count, bin, lanes, errors, label);
   const std::size_t bytes = measure.used();
   space.fence();
   arena.release(temp);

@@ -1,0 +1,198 @@
+#pragma once
+/// Values and reuse on long rows: a team per slice adds its products'
+/// values into C at their columns' positions in C's sorted row. The team
+/// first builds a ranked window of the row's columns in scratch
+/// (ranked_window.hpp) from C's row, so each product's position costs two
+/// scratch loads. A window of known columns kept in global memory instead
+/// (marked once per row, read by every slice) cost two scattered loads a
+/// product, a marking kernel and a clearing kernel, and a pool.
+///
+/// Rebuilding reads the row's n columns once per slice, so a row's slices
+/// here are at least n products long (add_slice_products): the rebuild
+/// never costs more than the walk. Where B has more columns than a window
+/// takes, a slice builds and walks window after window.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "gustav/accumulators/ranked_window.hpp"
+#include "gustav/analysis/row_bins.hpp"
+#include "gustav/common/concurrency.hpp"
+#include "gustav/common/launch.hpp"
+#include "gustav/common/search.hpp"
+#include "gustav/errors.hpp"
+#include "gustav/spgemm/launch_teams.hpp"
+#include "gustav/spgemm/long_row_kernels.hpp"
+
+namespace gustav::detail {
+
+/// Products per slice of the adding walk for a row with n entries of C.
+KOKKOS_INLINE_FUNCTION std::int64_t add_slice_products(std::int64_t base, std::int64_t n) {
+  return n > base ? n : base;
+}
+
+/// The adding walk's slices of listed row r (LongRowSliceBase).
+template <class Writer, class Rows>
+struct AddSlices {
+  Writer out;
+  Rows rows;
+  std::int64_t base = long_row_slice_max;
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t r) const {
+    return add_slice_products(base, out.length(static_cast<std::int64_t>(rows(r))));
+  }
+};
+
+/// Reuse: whether the adding walk's own team zeroes listed row r's values
+/// (and checks its order) while it builds the window: where the row has one
+/// slice and B's columns fit one window. Other rows are zeroed first, by
+/// LongRowZeroValues. (The values pass's read-out zeroes its rows.)
+template <class Offsets>
+KOKKOS_INLINE_FUNCTION bool zeroed_by_add(const Offsets& o, std::int64_t r, bool one_window) {
+  return one_window && o.slice_base(r + 1) - o.slice_base(r) == 1;
+}
+
+/// The row of C at `start`, read by position.
+template <class Entries>
+struct RowEntries {
+  Entries entries;
+  std::int64_t start = 0;
+  KOKKOS_INLINE_FUNCTION auto operator()(std::int64_t q) const { return entries(start + q); }
+};
+
+/// Reuse: a team per long row not zeroed_by_add zeroes its values and
+/// checks that its columns ascend within B's columns (the windows' ranks
+/// need both); a row that does not is reported as a changed structure.
+template <class ExecSpace, class Types, class Rows>
+struct LongRowZeroValues {
+  using execution_space = ExecSpace;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Batch = LongRowBatch<ExecSpace, Types, Rows, LongPass::reuse>;
+
+  Batch batch;
+  ErrorFlag<typename Types::device_type> errors;
+  bool one_window = true;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const std::int64_t r = team.league_rank();
+    if (zeroed_by_add(batch.offsets, r, one_window)) return;
+    const std::int64_t row = static_cast<std::int64_t>(batch.rows(r));
+    const std::int64_t start = batch.out.start(row), n = batch.out.length(row);
+    int bits = 0;
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), [&](const std::int64_t q) {
+      const auto c = batch.out.c_entries(start + q);
+      if (!batch.ops.column_ok(c) || (q > 0 && batch.out.c_entries(start + q - 1) >= c))
+        bits |= error_structure_changed;
+      batch.out.c_values(start + q) = typename Types::scalar_type();
+    });
+    if (bits) Kokkos::atomic_fetch_or(&errors(), std::int64_t(bits));
+  }
+};
+
+/// A team per slice of the adding walk (slice_base as AddSlices cut it):
+/// window by window over B's columns, build the row's ranked window in
+/// scratch, then add each of the slice's products within it into C.
+template <class ExecSpace, class Types, class Rows, LongPass Pass>
+struct LongRowAdd {
+  using execution_space = ExecSpace;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Batch = LongRowBatch<ExecSpace, Types, Rows, Pass>;
+  using Scalar = typename Types::scalar_type;
+
+  Batch batch;  ///< all the long rows (first_row 0); its pool is not used
+  ErrorFlag<typename Types::device_type> errors;
+  std::int64_t count = 0;  ///< long rows
+  std::int64_t width = 0;  ///< columns of the scratch window, a multiple of 32
+  int lanes = 1;
+
+  static std::size_t scratch_bytes(std::int64_t width) { return RankedWindow::bytes(width) + 16; }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const auto& o = batch.offsets;
+    const auto& ops = batch.ops;
+    const std::int64_t g = team.league_rank();
+    const std::int64_t listed = last_at_most(o.slice_base, g, 0, count - 1);
+    const std::int64_t row = static_cast<std::int64_t>(batch.rows(listed));
+    const std::int64_t start = batch.out.start(row), n = batch.out.length(row);
+    const std::int64_t size = add_slice_products(o.slice_products, n);
+    const std::int64_t threads = static_cast<std::int64_t>(team.team_size()) * lanes;
+    const SliceShare s = share_slice(batch, listed, (g - o.slice_base(listed)) * size, size, threads);
+    Carver carver(static_cast<char*>(team.team_scratch(0).get_shmem(RankedWindow::bytes(width))));
+    const RankedWindow win = RankedWindow::carve(carver, width);
+    const RowEntries<decltype(batch.out.c_entries)> entries{batch.out.c_entries, start};
+    const std::int64_t cols = ops.b_cols > 0 ? ops.b_cols : 1;
+    const bool one_window = cols <= width;
+    const bool zero_here = Pass == LongPass::reuse && zeroed_by_add(o, listed, one_window);
+    int bits = 0;
+    for (std::int64_t first_col = 0; first_col < cols; first_col += width) {
+      // The row's positions in this window (windows tile the row: each
+      // bound is found the same way by both windows sharing it).
+      const std::int64_t q0 = one_window ? 0 : first_at_least(entries, 0, n, first_col);
+      const std::int64_t q1 = one_window ? n : first_at_least(entries, 0, n, first_col + width);
+      win.build(team, entries, q0, q1, first_col, width, [&](std::int64_t q, std::int64_t c) {
+        if (!zero_here) return;
+        if (!ops.column_ok(c) || (q > 0 && static_cast<std::int64_t>(entries(q - 1)) >= c))
+          bits |= error_structure_changed;
+        batch.out.c_values(start + q) = Scalar();
+      });
+      const std::int64_t known = q1 - q0;
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, threads), [&](const std::int64_t tid) {
+        for_thread_products(batch, s, tid, bits, [&](std::int64_t j, std::int64_t p) {
+          const auto c = ops.b_entries(p);
+          if (!ops.column_ok(c)) {
+            bits |= error_bad_b;
+            return;
+          }
+          const std::int64_t x = static_cast<std::int64_t>(c) - first_col;
+          if (x < 0 || x >= width) return;  // another window's
+          const std::int64_t q = win.position(x);
+          if (q < 0 || q >= known) {
+            bits |= error_structure_changed;
+            return;
+          }
+          Concurrent::add(&batch.out.c_values(start + q0 + q), Scalar(ops.a_values(j) * ops.b_values(p)));
+        });
+      });
+      // The window is read before the next one overwrites it.
+      if (first_col + width < cols) team.team_barrier();
+    }
+    if (bits) Kokkos::atomic_fetch_or(&errors(), std::int64_t(bits));
+  }
+};
+
+/// Runs the adding walk over all `count` long rows, after their columns are
+/// in C (values) or as C's known structure (reuse). `base` holds the rows,
+/// their product offsets and C.
+template <LongPass Pass, class ExecSpace, class Types, class Rows>
+void add_long_rows(const ExecSpace& space, const LongRowBatch<ExecSpace, Types, Rows, Pass>& base, std::int64_t count,
+                   const RowBin& bin, int lanes, const ErrorFlag<typename Types::device_type>& errors,
+                   const std::string& label) {
+  using Device = typename Types::device_type;
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  using Slices = AddSlices<decltype(base.out), Rows>;
+  if (count == 0) return;
+  Kokkos::parallel_scan(
+      label + "::add_slice_base", light_launch(Range(space, 0, count + 1)),
+      LongRowSliceBase<Device, Slices>{base.offsets, count, Slices{base.out, base.rows, base.offsets.slice_products}});
+  // Read through the caller's stream, as the marking walks' slices are
+  // (long_row_passes.hpp): the launch's size is the last offset.
+  const Kokkos::View<std::int64_t, Kokkos::HostSpace> last(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::add_slices_host"));
+  Kokkos::deep_copy(space, last, Kokkos::subview(base.offsets.slice_base, count));
+  space.fence();
+  const std::int64_t slices = last();
+  const std::int64_t cols = base.ops.b_cols > 0 ? base.ops.b_cols : 1;
+  const std::int64_t width =
+      std::min<std::int64_t>((cols + 31) / 32 * 32, RankedWindow::width_for(team_scratch_limit<ExecSpace>() - 16));
+  if (width < 32) throw internal_error(label + ": team scratch holds no window of the long rows' known columns");
+  if constexpr (Pass == LongPass::reuse) {
+    LongRowZeroValues<ExecSpace, Types, Rows> zero{base, errors, cols <= width};
+    launch_teams(space, label + "::zero", zero, bin.team_size, lanes, [&](int) { return count; },
+                 [](int) { return std::size_t(0); });
+  }
+  LongRowAdd<ExecSpace, Types, Rows, Pass> add{base, errors, count, width, lanes};
+  launch_teams(space, label + "::add", add, bin.team_size, lanes, [&](int) { return slices; },
+               [&](int) { return decltype(add)::scratch_bytes(width); });
+}
+
+}  // namespace gustav::detail
