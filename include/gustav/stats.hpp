@@ -47,8 +47,10 @@ struct SpgemmStats {
   /// and gustav::multiply where no write pass ran): "positions" (each
   /// product added into C's row at its column's position), "summed" (a
   /// value per column of B), "ring" (a ring of values indexed by the
-  /// column's low bits, where every row of C spans few columns) or "ranked"
-  /// (B with many columns). "" where the numeric phase has no dense rows.
+  /// column's low bits, where every row of C spans few columns), "ranked"
+  /// (B with many columns) or "hashed" (a hash table of each row's columns,
+  /// where their positions would outgrow a core's L2 and every row of C is
+  /// short). "" where the numeric phase has no dense rows.
   std::string numeric_rows;
 
   /// Colouring numeric phase (Accumulator::mcr / mcw; 0 otherwise): colours

@@ -20,6 +20,11 @@ enum class DenseRows {
   /// every row of C's span of columns (ring_dense_row): where A streams
   /// through B and a value per column would not fit.
   ring,
+  /// A small hash table of the row's columns and positions, sized by the
+  /// row (hashed_dense_row): where a position per column of B outgrows a
+  /// core's L2 and no ring holds the rows (random columns), so a product's
+  /// lookup stays in the core's own cache.
+  hashed,
 };
 
 /// The name SpgemmStats::numeric_rows reports.
@@ -31,6 +36,8 @@ inline const char* dense_rows_name(DenseRows rows) {
       return "ranked";
     case DenseRows::ring:
       return "ring";
+    case DenseRows::hashed:
+      return "hashed";
     case DenseRows::positions:
       break;
   }

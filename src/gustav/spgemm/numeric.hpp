@@ -118,6 +118,7 @@ void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const 
     pass.dense_rows = schedule.dense_rows;
     pass.ring_mask = schedule.dense_rows == DenseRows::ring ? schedule.ring_width - 1 : 0;
     pass.words = ceil_div<std::int64_t>(plan.b_cols_, 32);
+    pass.hash_log2_slots = schedule.hash_log2_slots;
     pass.a_nnz = A.nnz();
     pass.b_rows = B.num_rows;
     pass.b_nnz = B.nnz();

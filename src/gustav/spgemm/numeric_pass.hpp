@@ -13,7 +13,9 @@
 /// maps columns to positions directly, or, where B is too wide for that,
 /// by rank (ranked_dense_row); where every row of C spans few columns (A
 /// streams through B), rows sum in a ring of values indexed by the column's
-/// low bits (ring_dense_row).
+/// low bits (ring_dense_row); where the positions outgrow a core's L2 and no
+/// ring holds the rows, a product finds its position in a small hash table
+/// of the row's columns (hashed_dense_row).
 ///
 /// The pass reads A and B defensively (checked_row, index_below): a row map
 /// that is broken where it is read, a column of A that is no row of B, or a
@@ -24,6 +26,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
+#include "gustav/accumulators/hash_slot.hpp"
 #include "gustav/accumulators/hash_table.hpp"
 #include "gustav/accumulators/ring_slot.hpp"
 #include "gustav/accumulators/two_level_hashmap.hpp"
@@ -72,6 +75,9 @@ struct NumericPass {
   /// least as wide as every row of C's span of columns) indexed by a
   /// column's low bits.
   std::int64_t ring_mask = 0;
+  /// DenseRows::hashed: log2 of the table's slots, enough for the longest
+  /// row of C (hashed_log2_slots).
+  int hash_log2_slots = 0;
   /// The operands' extents for the defensive reads.
   std::int64_t a_nnz = 0, b_rows = 0, b_nnz = 0, b_cols = 0;
 
@@ -164,11 +170,30 @@ struct NumericPass {
     return c.used();
   }
   KOKKOS_INLINE_FUNCTION static Ordinal ring_empty(std::int64_t slot) { return static_cast<Ordinal>(~slot); }
+  /// The hashed rows' table (hashed_dense_row). An empty slot is all ones,
+  /// as the pool sets it (dense_fill_byte): its position, -1, says so even
+  /// where a malformed column equals its column.
+  using HashSlot = detail::HashSlot<Ordinal>;
+  /// Rows of C of at most this many entries are scanned, not hashed (on
+  /// er:1000000:2's rows of four, hashed, the repeat took 49-51 ms against
+  /// 45 scanned, two threads).
+  static constexpr std::int64_t hashed_scan_max = 8;
+  /// Log2 of the slots a row of n entries takes: at most an eighth full (a
+  /// lookup that probes past its home slot is a mispredicted branch; half
+  /// full, er:1000000:8's repeat took 465-474 ms against 406-415 on two
+  /// threads), and at least 16 slots.
+  KOKKOS_INLINE_FUNCTION static int hashed_log2_slots(std::int64_t n) {
+    int log2 = 4;
+    while ((std::int64_t(1) << log2) < 8 * n) ++log2;
+    return log2;
+  }
   /// Dense accumulator bytes: the position in the row of every column of B
   /// and, summed, a value per column; ranked, ranked_layout's words; ring,
-  /// ring_layout's `ring_width` slots.
+  /// ring_layout's `ring_width` slots; hashed, the table of a row of
+  /// `ring_width` entries (the longest).
   static std::size_t dense_bytes(DenseRows rows, std::int64_t num_cols, std::int64_t ring_width = 0) {
     if (rows == DenseRows::ring) return ring_bytes(ring_width);
+    if (rows == DenseRows::hashed) return sizeof(HashSlot) << hashed_log2_slots(ring_width);
     if (num_cols >= dense_columns_max) return dense_never_allowed;
     Carver c(nullptr);
     if (rows == DenseRows::ranked) {
@@ -367,6 +392,10 @@ struct NumericPass {
       ranked_dense_row(ctx);
       return;
     }
+    if (dense_rows == DenseRows::hashed) {
+      hashed_dense_row(ctx);
+      return;
+    }
     if (dense_rows == DenseRows::summed) {
       summed_dense_row(ctx);
       return;
@@ -456,6 +485,62 @@ struct NumericPass {
       const std::int64_t slot = static_cast<std::int64_t>(c_entries(q)) & ring_mask;
       c_values(q) = ring.slots[slot].sum;
       ring.slots[slot].column = ring_empty(slot);
+    }
+  }
+
+  /// The same in a hash table of the row's columns and positions, sized by
+  /// the row (hashed_log2_slots): where a position per column of B
+  /// outgrows a core's L2 and the rows' columns are scattered, each product
+  /// missed that cache for its position, and on 16 threads the misses of
+  /// all the cores' positions became the pass's bound. The table's slots
+  /// are cleared after the row, all of them (clearing only the row's own
+  /// would cut the probe sequences of those not yet cleared).
+  KOKKOS_INLINE_FUNCTION void hashed_dense_row(const RowContext& ctx) const {
+    const std::int64_t row = ctx.row;
+    Carver c(ctx.chunk);
+    HashSlot* const slots = c.take<HashSlot>(std::int64_t(1) << hash_log2_slots);
+    const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
+    const std::int64_t end = static_cast<std::int64_t>(c_row_map(row + 1));
+    const int log2 = hashed_log2_slots(end - start);
+    if (log2 > hash_log2_slots) {
+      // The table is sized by the plan's longest row, so this guards only
+      // the chunk's bounds: nothing is added.
+      raise(error_structure_changed);
+      return;
+    }
+    if (end - start <= hashed_scan_max) {
+      // A row this short is scanned whole for each product's column:
+      // no table to fill or clear, and no branch on the scan.
+      const Ordinal* const row_columns = c_entries.data() + start;
+      const int n = static_cast<int>(end - start);
+      for (int q = 0; q < n; ++q) c_values(start + q) = Scalar(0);
+      add_row_products(row, c_values.data() + start, [&](const Ordinal col) {
+        int at = -1;
+        for (int q = 0; q < n; ++q) at = row_columns[q] == col ? q : at;
+        return at;
+      });
+      return;
+    }
+    const std::uint64_t mask = (std::uint64_t(1) << log2) - 1;
+    for (std::int64_t q = start; q < end; ++q) {
+      const Ordinal col = c_entries(q);
+      std::uint64_t s = hash_slot_of(static_cast<std::int64_t>(col), log2);
+      while (slots[s].position >= 0) s = (s + 1) & mask;
+      slots[s].column = col;
+      slots[s].position = static_cast<int>(q - start);
+      c_values(q) = Scalar(0);
+    }
+    add_row_products(row, c_values.data() + start, [&](const Ordinal col) {
+      std::uint64_t s = hash_slot_of(static_cast<std::int64_t>(col), log2);
+      while (slots[s].column != col) {
+        if (slots[s].position < 0) return -1;
+        s = (s + 1) & mask;
+      }
+      return slots[s].position;
+    });
+    for (std::uint64_t s = 0; s <= mask; ++s) {
+      slots[s].column = static_cast<Ordinal>(~Ordinal(0));
+      slots[s].position = -1;
     }
   }
 

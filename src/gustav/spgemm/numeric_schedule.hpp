@@ -60,6 +60,8 @@ struct NumericSchedule {
   /// DenseRows::ring, the ring's width in values (0 otherwise).
   DenseRows dense_rows = DenseRows::positions;
   std::int64_t ring_width = 0;
+  /// DenseRows::hashed: log2 of the table's slots (0 otherwise).
+  int hash_log2_slots = 0;
 };
 
 }  // namespace gustav::detail
