@@ -49,8 +49,9 @@ struct SpgemmStats {
   /// value per column of B), "ring" (a ring of values indexed by the
   /// column's low bits, where every row of C spans few columns), "ranked"
   /// (B with many columns) or "hashed" (a hash table of each row's columns,
-  /// where their positions would outgrow a core's L2 and every row of C is
-  /// short). "" where the numeric phase has no dense rows.
+  /// where a position per column of B would outgrow a core's L2, no row of
+  /// C passes 2,048 entries and they average at least 16). "" where the
+  /// numeric phase has no dense rows.
   std::string numeric_rows;
 
   /// Colouring numeric phase (Accumulator::mcr / mcw; 0 otherwise): colours

@@ -4,8 +4,7 @@
 // row of C longer than such tables take keeps a position (or rank) per
 // column of B, and rows of C of a few entries on average keep one too. Each
 // must sum right over new values and catch a product moved out of its row:
-// next to a column the row holds (the neighbouring slot of the table) or far
-// from any.
+// one column past a column the row holds, or far from any.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -97,7 +96,9 @@ TYPED_TEST(HashedRows, ScatteredRowsHashedUnlessLongOrTiny) {
 // each row, hold them all.
 TYPED_TEST(HashedRows, ColumnsSharingLowBits) {
   using O = typename TestFixture::O;
-  const std::int64_t cols = 4096 * 1000;
+  // Wide enough for the positions to outgrow any core's L2.
+  const std::int64_t cols =
+      std::max<std::int64_t>(4096 * 1000, static_cast<std::int64_t>(detail::host_l2_bytes() / 2));
   auto B = this->random(600, 1000, 5, 411);
   B.num_cols = static_cast<O>(cols);
   for (auto& e : B.entries) e = static_cast<O>(static_cast<std::int64_t>(e) * 4096);

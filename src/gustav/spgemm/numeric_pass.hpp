@@ -493,8 +493,8 @@ struct NumericPass {
   /// outgrows a core's L2 and the rows' columns are scattered, each product
   /// missed that cache for its position, and on 16 threads the misses of
   /// all the cores' positions became the pass's bound. The table's slots
-  /// are cleared after the row, all of them (clearing only the row's own
-  /// would cut the probe sequences of those not yet cleared).
+  /// are cleared after the row, all of them: at most eight stores an entry
+  /// of the row, in order.
   KOKKOS_INLINE_FUNCTION void hashed_dense_row(const RowContext& ctx) const {
     const std::int64_t row = ctx.row;
     Carver c(ctx.chunk);
