@@ -12,6 +12,7 @@
 
 #include "gustav/colouring/colour_schedule.hpp"
 #include "gustav/errors.hpp"
+#include "support/new_values.hpp"
 #include "support/spgemm_fixture.hpp"
 
 namespace gustav::test {
@@ -43,12 +44,6 @@ class ColouringNumeric : public SpgemmTest<C> {
       EXPECT_TRUE(this->multiply_matches(A, B, options_for(a)));
       EXPECT_TRUE(this->plan_matches(A, B, options_for(a)));
     }
-  }
-
-  Host with_new_values(Host h, std::uint64_t seed) {
-    Rng rng(seed);
-    for (auto& v : h.values) v = random_value<S>(rng);
-    return h;
   }
 
   /// n x n with every row holding column 0 and its own column: every pair
@@ -169,8 +164,8 @@ TYPED_TEST(ColouringNumeric, ReuseAfterValueChange) {
     SCOPED_TRACE(name_of_colouring(a));
     const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), this->options_for(a));
     for (std::uint64_t round = 0; round < 3; ++round) {
-      const auto A2 = this->with_new_values(A, 430 + round);
-      const auto B2 = this->with_new_values(B, 440 + round);
+      const auto A2 = with_new_values(A, 430 + round);
+      const auto B2 = with_new_values(B, 440 + round);
       const auto C2 = TestFixture::Run::numeric(plan, this->device(A2), this->device(B2));
       EXPECT_TRUE(matches_reference<typename TestFixture::S>(
           to_host_csr<typename TestFixture::S, typename TestFixture::O, typename TestFixture::Z>(C2),

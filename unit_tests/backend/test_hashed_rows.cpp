@@ -10,6 +10,7 @@
 #include <string>
 
 #include "gustav/common/host_caches.hpp"
+#include "support/new_values.hpp"
 #include "support/spgemm_fixture.hpp"
 
 namespace gustav::test {
@@ -42,12 +43,6 @@ class HashedRows : public SpgemmTest<C> {
       }
       h.row_map.push_back(static_cast<Z>(h.entries.size()));
     }
-    return h;
-  }
-
-  Host with_new_values(Host h, std::uint64_t seed) {
-    Rng rng(seed);
-    for (auto& v : h.values) v = random_value<S>(rng);
     return h;
   }
 

@@ -15,6 +15,7 @@
 #include "gustav/common/types.hpp"
 #include "gustav/hybrid/heavy_rows.hpp"
 #include "gustav/spgemm/symbolic.hpp"  // heavy_thresholds (hybrid_product.hpp)
+#include "support/new_values.hpp"
 #include "support/spgemm_fixture.hpp"
 
 namespace gustav::test {
@@ -66,12 +67,6 @@ class HybridProduct : public SpgemmTest<C> {
     return h;
   }
 
-  Host with_new_values(Host h, std::uint64_t seed) {
-    Rng rng(seed);
-    for (auto& v : h.values) v = random_value<S>(rng);
-    return h;
-  }
-
   void expect_both_match(const Host& A, const Host& B, const SpgemmOptions& o) {
     EXPECT_TRUE(this->multiply_matches(A, B, o));
     EXPECT_TRUE(this->plan_matches(A, B, o));
@@ -114,7 +109,7 @@ TYPED_TEST(HybridProduct, ReuseWithNewValuesMatchesReference) {
   const auto A = this->with_hubs(300, 300, 4, 4, 803);
   const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(A), this->split(30, 30));
   for (std::uint64_t round = 0; round < 3; ++round) {
-    const auto A2 = this->with_new_values(A, 900 + round);
+    const auto A2 = with_new_values(A, 900 + round);
     const auto C = TestFixture::Run::numeric(plan, this->device(A2), this->device(A2));
     this->space.fence();
     EXPECT_TRUE(matches_reference<typename TestFixture::S>(

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gustav/common/host_caches.hpp"
+#include "support/new_values.hpp"
 #include "support/spgemm_fixture.hpp"
 
 namespace gustav::test {
@@ -16,11 +17,6 @@ template <class C>
 class SpgemmReuse : public SpgemmTest<C> {
  protected:
   using typename SpgemmTest<C>::Host;
-  Host with_new_values(Host h, std::uint64_t seed) {
-    Rng rng(seed);
-    for (auto& v : h.values) v = random_value<typename C::scalar>(rng);
-    return h;
-  }
   /// Row i holds columns i * cols / rows - width .. + width (clipped), with
   /// random values: consecutive rows name consecutive rows of B, so A
   /// streams through B (the CPU passes then fetch no rows of B ahead).
@@ -75,7 +71,7 @@ TYPED_TEST(SpgemmReuse, RefillExistingMatrix) {
   const auto dA = this->device(A);
   const auto plan = TestFixture::Run::symbolic(dA, dA);
   auto C = TestFixture::Run::numeric(plan, dA, dA);
-  const auto A2 = this->with_new_values(A, 53);
+  const auto A2 = with_new_values(A, 53);
   TestFixture::Run::refill(plan, this->device(A2), this->device(A2), C);
   EXPECT_TRUE(matches_reference<typename TestFixture::S>(
       to_host_csr<typename TestFixture::S, typename TestFixture::O, typename TestFixture::Z>(C),

@@ -17,6 +17,7 @@
 #include "support/test_configs.hpp"
 #include "support/test_space.hpp"
 #include "support/host_copy.hpp"
+#include "support/new_values.hpp"
 
 namespace gustav::test {
 namespace {
@@ -66,12 +67,6 @@ class TripleProduct : public ::testing::Test {
     shape.cols = cols;
     shape.avg_per_row = avg;
     return random_csr<S, O, Z>(shape, seed);
-  }
-
-  static Host with_new_values(Host h, std::uint64_t seed) {
-    Rng rng(seed);
-    for (auto& v : h.values) v = random_value<S>(rng);
-    return h;
   }
 
   /// A tentative prolongator: row i in column aggregate_of[i] (or no entry
@@ -126,7 +121,7 @@ TYPED_TEST(TripleProduct, NumericOnlyAfterValueChangeEqualsRecomputing) {
   const auto P = this->random(90, 40, 3, 9);
   const auto dR = this->device(R), dP = this->device(P);
   auto [plan, Ac] = triple_product(this->space, dR, this->device(A), dP);
-  const auto A2 = TestFixture::with_new_values(A, 10);
+  const auto A2 = with_new_values(A, 10);
   const auto dA2 = this->device(A2);
   triple_product_numeric(this->space, plan, dR, dA2, dP, Ac);
   const auto reused = this->host(Ac);
@@ -143,9 +138,9 @@ TYPED_TEST(TripleProduct, NumericOnlyWithNewValuesInEveryOperand) {
   const auto P = this->random(80, 35, 3, 13);
   const auto plan = triple_product_symbolic(this->space, this->device(R), this->device(A), this->device(P));
   for (std::uint64_t round = 0; round < 2; ++round) {
-    const auto R2 = TestFixture::with_new_values(R, 20 + round);
-    const auto A2 = TestFixture::with_new_values(A, 30 + round);
-    const auto P2 = TestFixture::with_new_values(P, 40 + round);
+    const auto R2 = with_new_values(R, 20 + round);
+    const auto A2 = with_new_values(A, 30 + round);
+    const auto P2 = with_new_values(P, 40 + round);
     const auto Ac = triple_product_numeric(this->space, plan, this->device(R2), this->device(A2), this->device(P2));
     EXPECT_TRUE(this->matches(this->host(Ac), R2, A2, P2)) << "round " << round;
   }
@@ -163,7 +158,7 @@ TYPED_TEST(TripleProduct, RawViewsInAndOut) {
   const auto [plan, Ac] = triple_product(this->space, ref(dR), ref(dA), ref(dP));
   EXPECT_TRUE(this->matches(host_copy<typename TF::S, typename TF::O, typename TF::Z>(Ac), R, A, P));
 
-  const auto A2 = TF::with_new_values(A, 17);
+  const auto A2 = with_new_values(A, 17);
   const auto dA2 = this->device(A2);
   triple_product_numeric(this->space, plan, ref(dR), ref(dA2), ref(dP), Ac.values);
   EXPECT_TRUE(this->matches(host_copy<typename TF::S, typename TF::O, typename TF::Z>(Ac), R, A2, P));
@@ -275,7 +270,7 @@ TYPED_TEST(TripleProduct, GalerkinPlanReusedForNewA) {
   const auto A = this->random(70, 70, 6, 45);
   const auto dP = this->device(P);
   auto [R, plan, Ac] = galerkin_product(this->space, this->device(A), dP);
-  const auto A2 = TestFixture::with_new_values(A, 46);
+  const auto A2 = with_new_values(A, 46);
   triple_product_numeric(this->space, plan, R, this->device(A2), dP, Ac);
   EXPECT_TRUE(this->matches(this->host(Ac), reference_transpose(P), A2, P));
 }
