@@ -179,9 +179,23 @@ struct SpgemmOptions {
   /// at most 2 bytes per product. As with kept positions, each numeric
   /// call then checks a 64-bit fingerprint of A's and B's structure and
   /// raises gustav::plan_mismatch on any change, and sums each entry of C
-  /// in the order of A's entries (the bits repeat). Opt-in until its GPU
-  /// kernel is measured against the default (README, Performance).
+  /// in the order of A's entries (the bits repeat). Kept positions take
+  /// precedence.
   bool keep_entry_masks = false;
+
+  /// Where a plan on the hierarchical mapping (GPUs) keeps neither product
+  /// positions nor masks from gustav::symbolic, its first gustav::numeric
+  /// call records the same masks while it sums (about the time of a
+  /// default call), and later calls sum from them. The plan then holds the
+  /// masks' memory (stats().masks_bytes, from that call on; within
+  /// memory_budget_bytes where one is set), and each later call compares
+  /// the fingerprint of A's and B's structure with the one the masks were
+  /// learned on. The contract stays the default one: where the structure
+  /// differs, the call sums by the default path instead (raising
+  /// gustav::plan_mismatch only where a product falls outside C) and the
+  /// plan drops the masks. Not learned where keep_entry_masks says why
+  /// masks are not kept, or where the first call finds a fault.
+  bool learn_entry_masks = true;
 
   /// CPU and GPU together (see CoExecution). The host part's plan follows
   /// these options except that its rows are always sorted and it keeps no

@@ -79,7 +79,9 @@ struct SpgemmStats {
   /// How they are kept: "lists" or "slots" (KeptLayout), "" where none are.
   std::string positions_layout;
   /// Bytes of the entries' masks the plan keeps (SpgemmOptions::
-  /// keep_entry_masks; 0 where none are). Part of both peaks above.
+  /// keep_entry_masks, from gustav::symbolic on; learn_entry_masks, from
+  /// the numeric call that learned them on; 0 where none are). Part of the
+  /// peaks of the phase that records them and of every numeric call after.
   std::size_t masks_bytes = 0;
 
   /// SpgemmOptions::co_execution: "" (off), "device only" (asked for, but

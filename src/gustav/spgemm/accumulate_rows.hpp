@@ -117,6 +117,25 @@ struct AccumulateRows {
   int log2_slots = 0;
   int lanes = 1;  ///< lanes per worker (the policy's vector length)
 
+  /// Where a plan's first numeric call learns its entries' masks
+  /// (learned_masks.hpp) in this bin: each row's first word, and the words,
+  /// zeroed, into which every product ORs the bit of its position in its
+  /// row of C (reuse only; empty elsewhere).
+  using MaskWord = std::uint32_t;
+  Kokkos::View<const MaskWord*, typename Types::device_type> mask_start;
+  Kokkos::View<MaskWord*, typename Types::device_type> mask_words;
+  KOKKOS_INLINE_FUNCTION bool records_masks() const { return mask_words.data() != nullptr; }
+  /// Row `row`'s first word and words per entry of A, or a width of 0
+  /// where its masks would not hold all its entries of A (a row the masks
+  /// were not sized for: no bit is set).
+  KOKKOS_INLINE_FUNCTION void mask_row(std::int64_t row, std::int64_t entries, std::int64_t n, std::int64_t& first,
+                                       int& width) const {
+    first = static_cast<std::int64_t>(mask_start(row));
+    const std::int64_t words = (n + 31) / 32;
+    width = words <= 4 && entries * words <= static_cast<std::int64_t>(mask_start(row + 1)) - first
+                ? static_cast<int>(words) : 0;
+  }
+
   /// Rows that write their columns list their keys as they arrive: the
   /// row then goes out from the list (place_row), never from the table.
   static constexpr bool lists_keys = Output != RowOutput::reuse;
@@ -252,6 +271,7 @@ struct AccumulateRows {
         out.c_values(start + q) = v;
       }
       if (found != m) bits |= error_structure_changed;
+      if (records_masks() && found == m) tiny_masks(row, a0, a1, start, n);
     } else {
       if (m != n) {
         bits |= error_table_full;
@@ -268,6 +288,27 @@ struct AccumulateRows {
           if constexpr (Output == RowOutput::values) out.c_values(start + rank) = vals[s];
         }
       }
+    }
+  }
+
+  /// A tiny row's masks: each product's position found in its row of C
+  /// (a few entries), its bit set by the row's one thread.
+  KOKKOS_INLINE_FUNCTION void tiny_masks(std::int64_t row, std::int64_t a0, std::int64_t a1, std::int64_t start,
+                                         std::int64_t n) const {
+    std::int64_t first;
+    int width;
+    mask_row(row, a1 - a0, n, first, width);
+    if (width == 0) return;
+    for (std::int64_t j = a0; j < a1; ++j) {
+      std::int64_t b0, b1;
+      if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) continue;
+      MaskWord word[4] = {0, 0, 0, 0};
+      for (std::int64_t p = b0; p < b1; ++p) {
+        const Ordinal c = ops.b_entries(p);
+        for (std::int64_t q = 0; q < n; ++q)
+          if (out.c_entries(start + q) == c) word[(q >> 5) & 3] |= MaskWord(1) << (q & 31);
+      }
+      for (int k = 0; k < width; ++k) mask_words(first + (j - a0) * width + k) = word[k];
     }
   }
 
@@ -320,6 +361,11 @@ struct AccumulateRows {
         }
       });
       Sync::sync(team);
+      // A first numeric call learning the masks sets each product's bit
+      // (in global memory: an entry's bits come from several lanes).
+      std::int64_t mask_first = 0;
+      int mask_width = 0;
+      if (records_masks()) mask_row(row, a1 - a0, n, mask_first, mask_width);
       for_each_product(team, a0, a1, cache, bits, [&](std::int64_t j, std::int64_t p) {
         const Ordinal c = ops.b_entries(p);
         const int s = ops.column_ok(c) ? table.find(c, slots) : -1;
@@ -327,7 +373,10 @@ struct AccumulateRows {
           bits |= ops.column_ok(c) ? error_structure_changed : error_bad_b;
           return;
         }
-        Concurrent::add(t.values + t.positions[s], Scalar(ops.a_values(j) * ops.b_values(p)));
+        const int q = t.positions[s];
+        Concurrent::add(t.values + q, Scalar(ops.a_values(j) * ops.b_values(p)));
+        if (mask_width > 0)
+          Kokkos::atomic_fetch_or(&mask_words(mask_first + (j - a0) * mask_width + (q >> 5)), MaskWord(1) << (q & 31));
       });
       Sync::sync(team);
       write_values(team, t, start, n);

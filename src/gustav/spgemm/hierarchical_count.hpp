@@ -298,8 +298,11 @@ std::int64_t count_hierarchical(const ExecSpace& space, const AIn& A, const BIn&
   schedule.used = true;
   schedule.bins = output;
   schedule.offsets.assign(output.size() + 1, 0);
-  for (std::size_t b = 0; b < output.size(); ++b)
+  schedule.bin_products.assign(output.size(), 0);
+  for (std::size_t b = 0; b < output.size(); ++b) {
     schedule.offsets[b + 1] = schedule.offsets[b] + second[SummarySlot::numeric_rows + static_cast<int>(b)];
+    schedule.bin_products[b] = second[SummarySlot::numeric_products + static_cast<int>(b)];
+  }
   const std::int64_t grouped = schedule.offsets.back();
   if (one_shot) {
     schedule.perm = Kokkos::View<Ordinal*, Device>(numeric_rows.data(), grouped);

@@ -21,6 +21,8 @@
 #include "gustav/plan.hpp"
 #include "gustav/spgemm/hierarchical_count.hpp"
 #include "gustav/spgemm/hierarchical_rows.hpp"
+#include "gustav/spgemm/learn_entry_masks.hpp"
+#include "gustav/spgemm/learned_masks.hpp"
 #include "gustav/spgemm/mapping.hpp"
 #include "gustav/spgemm/record_entry_masks.hpp"
 #include "gustav/spgemm/record_positions.hpp"
@@ -106,6 +108,10 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
       stats.masks_bytes = schedule.masks.bytes();
     }
     if (schedule.positions.kept || schedule.masks.kept) schedule.check.take(space, A, B, errors, temp);
+    // (Where masks were asked for and do not apply, learning would refuse
+    // them for the same reason.)
+    if (!schedule.positions.kept && !plan.options_.keep_entry_masks && plan.options_.learn_entry_masks)
+      schedule.learned = std::make_shared<LearnedMasks<Device>>();
   }
   raise_phase_errors(space, read_flag(space, errors), A, B, who, check_values);
   // read_flag fenced: the device is done with the arena, and the plan
@@ -123,21 +129,72 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
 /// write_rows_hierarchical, with the structure's check beside them.
 template <class Types, class ExecSpace, class AIn, class BIn, class CValues>
 struct MaskedBins {
-  const HierarchicalSchedule<typename Types::device_type, typename Types::ordinal_type>& schedule;
+  const EntryMasks<typename Types::device_type>& masks;
+  const KeptStructureCheck<typename Types::device_type>& check;
   const AIn& A;
   const BIn& B;
   const ProductOperands<Types>& ops;
   Kokkos::View<const typename Types::c_offset_type*, typename Types::device_type> c_row_map;
   const CValues& c_values;
 
-  bool takes(std::size_t b) const { return schedule.masks.masked(b); }
+  bool takes(std::size_t b) const { return masks.masked(b); }
+  template <class Functor>
+  void configure(std::size_t, Functor&) const {}
   bool has_beside() const { return true; }
-  void launch_beside(const ExecSpace& side) const { schedule.check.launch(side, A, B); }
+  void launch_beside(const ExecSpace& side) const { check.launch(side, A, B); }
   void run(const ExecSpace& bin_space, const RowBin& bin, const RowList<Types>& rows, std::int64_t n,
            const std::string& name) const {
-    sum_entry_masks<Types>(bin_space, schedule.masks, bin, ops, c_row_map, c_values, rows, n, name + "::masks");
+    sum_entry_masks<Types>(bin_space, masks, bin, ops, c_row_map, c_values, rows, n, name + "::masks");
   }
 };
+
+/// A plan's first numeric call that learns its masks (learned_masks.hpp,
+/// learn_entry_masks.hpp), for write_rows_hierarchical: the masked bins
+/// summed entry by entry while recording `masks` (sized), or, `in_table`,
+/// by the default path's kernels recording them into zeroed words; beside
+/// them, the fingerprint of the structure the masks are learned on.
+template <class Types, class ExecSpace, class AIn, class BIn, class CEntries, class CValues>
+struct LearningBins {
+  const EntryMasks<typename Types::device_type>& masks;
+  bool in_table;
+  const KeptStructureCheck<typename Types::device_type>& fingerprint;
+  const AIn& A;
+  const BIn& B;
+  const ProductOperands<Types>& ops;
+  Kokkos::View<const typename Types::c_offset_type*, typename Types::device_type> c_row_map;
+  const CEntries& c_entries;
+  const CValues& c_values;
+  ErrorFlag<typename Types::device_type> errors;
+
+  bool masked(std::size_t b) const { return b < masks.bins.size() && masks.bins[b]; }
+  bool takes(std::size_t b) const { return !in_table && masked(b); }
+  template <class Functor>
+  void configure(std::size_t b, Functor& f) const {
+    if (in_table && masked(b)) {
+      f.mask_start = masks.start;
+      f.mask_words = masks.words;
+    }
+  }
+  bool has_beside() const { return true; }
+  void launch_beside(const ExecSpace& side) const { fingerprint.launch_take(side, A, B); }
+  void run(const ExecSpace& bin_space, const RowBin& bin, const RowList<Types>& rows, std::int64_t n,
+           const std::string& name) const {
+    learn_entry_masks<Types>(bin_space, masks, bin, ops, c_row_map, c_entries, c_values, rows, n, errors,
+                             name + "::learn_masks");
+  }
+};
+
+/// Whether the masked bins' rows hold learn_masks_products_share_min of
+/// the products at least.
+template <class Schedule>
+bool masks_worth_learning(const Schedule& schedule) {
+  std::int64_t masked = 0, all = 0;
+  for (std::size_t b = 0; b < schedule.bins.size() && b < schedule.bin_products.size(); ++b) {
+    all += schedule.bin_products[b];
+    if (bin_takes_masks(schedule.bins[b], EntryMasks<Kokkos::HostSpace>::max_row)) masked += schedule.bin_products[b];
+  }
+  return all > 0 && static_cast<double>(masked) >= learn_masks_products_share_min * static_cast<double>(all);
+}
 
 /// Numeric phase into a plan's structure.
 template <class Types, class ExecSpace, class Plan, class AIn, class BIn, class CValues>
@@ -162,7 +219,8 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
   TempMemory temp;
   temp.set_budget(plan.options_.memory_budget_bytes);
   temp.add_resident(view_bytes(schedule.perm));
-  temp.add_resident(schedule.positions.bytes() + schedule.masks.bytes() + schedule.check.bytes());
+  temp.add_resident(schedule.positions.bytes() + schedule.masks.bytes() + schedule.check.bytes() +
+                    (schedule.learned ? schedule.learned->bytes() : 0));
   const ErrorFlag<Device> errors(schedule.errors.data());
   // Malformed input is caught here (unless validate_indices is off, or
   // multiply has just checked the same views), and for a plan that keeps
@@ -198,30 +256,93 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
     // (with the masks' register cap, H200: delaunay_n16 0.084 -> 0.069 ms,
     // er:200000:4 0.11 -> 0.095; bcsstk16, whose long rows keep the flag,
     // level).
-    bool all_masked = schedule.masks.kept;
+    // Masks the caller asked for, or masks the plan learned.
+    LearnedMasks<Device>* const learned = schedule.learned.get();
+    const bool asked = schedule.masks.kept;
+    const bool learned_kept = !asked && learned && learned->kept();
+    const EntryMasks<Device>& masks = asked ? schedule.masks : learned_kept ? learned->masks : schedule.masks;
+    const KeptStructureCheck<Device>& check = asked ? schedule.check : learned_kept ? learned->check : schedule.check;
+    bool all_masked = asked || learned_kept;
     for (std::size_t b = 0; b < schedule.bins.size(); ++b)
-      if (schedule.offsets[b + 1] > schedule.offsets[b] && !schedule.masks.masked(b)) all_masked = false;
+      if (schedule.offsets[b + 1] > schedule.offsets[b] && !masks.masked(b)) all_masked = false;
     if (!all_masked) Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
     RowWriter<ExecSpace, Types, RowOutput::reuse> out{plan.c_row_map_, plan.c_entries_, c_values};
-    if (schedule.masks.kept) {
+    bool summed = false;
+    if (asked || learned_kept) {
       // As for kept positions, the fingerprint stands for the checks; the
       // bins without masks read defensively as below.
-      const MaskedBins<Types, ExecSpace, AIn, BIn, CValues> masked{schedule, A, B, ops, plan.c_row_map_, c_values};
+      const MaskedBins<Types, ExecSpace, AIn, BIn, CValues> masked{masks, check, A, B, ops, plan.c_row_map_, c_values};
       plan.stats_.numeric_pool_bytes = write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors,
                                                                                  "gustav::numeric", temp, masked);
-      bits = (all_masked ? 0 : read_flag(space, errors)) | schedule.check.read(space);
-      // A changed structure may be a malformed one: named as the default
-      // path names it (the full checks cost a pass only on this error).
-      if (bits & error_structure_differs) {
+      bits = (all_masked ? 0 : read_flag(space, errors)) | check.read(space);
+      summed = true;
+      if (learned_kept) plan.stats_.masks_bytes = masks.bytes();  // a copy made before they were learned
+      if ((bits & error_structure_differs) && learned_kept) {
+        // Learned masks keep the default contract: this call sums again
+        // by the default path below, and the plan drops them.
+        learned->refuse();
+        plan.stats_.masks_bytes = 0;
+        bits = 0;
+        summed = false;
+        Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
+      } else if (bits & error_structure_differs) {
+        // A changed structure may be a malformed one: named as the default
+        // path names it (the full checks cost a pass only on this error).
         validate_csr(space, A, who, "A", true, plan.options_.validate_indices);
         validate_csr(space, B, who, "B", true, plan.options_.validate_indices);
       }
-    } else {
+    }
+    if (!summed) {
       if (validate) check_operands(space, A, B, errors);
       check_empty_rows_stay_empty(space, plan.a_rows_ - grouped, plan.c_row_map_, A, B, errors);
-      plan.stats_.numeric_pool_bytes =
-          write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors, "gustav::numeric", temp);
-      bits = read_flag(space, errors);
+      // The first call of a plan that learns its masks sizes them (a wait
+      // for their total), takes the structure's fingerprint on a stream
+      // beside the bins, and records them as the default path sums.
+      EntryMasks<Device> learning;
+      KeptStructureCheck<Device> fingerprint;
+      // Rows of B long enough that the default path learns them
+      // (learn_entry_masks.hpp), whose kernels OR into zeroed words; the
+      // entry-by-entry kernel writes whole words.
+      // (Host spaces, whose workers have one lane, choose alike, so that
+      // both ways run wherever the hierarchical mapping does.)
+      const bool in_table = mask_lanes_for(static_cast<double>(plan.stats_.products) /
+                                           static_cast<double>(std::max<std::int64_t>(A.nnz(), 1))) >=
+                            learn_in_table_lanes_min;
+      if (learned && learned->state == LearnedMasks<Device>::State::waiting && !masks_worth_learning(schedule))
+        learned->refuse();
+      if (learned && learned->state == LearnedMasks<Device>::State::waiting) {
+        learning = size_entry_masks<Types>(space, schedule, ops, plan.c_row_map_, plan.a_rows_, plan.stats_.products,
+                                           temp, "gustav::numeric", true, in_table);
+        if (learning.words.data()) {
+          try {
+            fingerprint.prepare(space, temp, "gustav::numeric::kept::fingerprint_parts");
+          } catch (const allocation_error&) {
+            learning = EntryMasks<Device>();  // its few bytes did not fit the budget
+          }
+        }
+        if (!learning.words.data()) learned->refuse();
+      }
+      if (learning.words.data()) {
+        const LearningBins<Types, ExecSpace, AIn, BIn, decltype(plan.c_entries_), CValues> learn{
+            learning, in_table, fingerprint, A, B, ops, plan.c_row_map_, plan.c_entries_, c_values, errors};
+        plan.stats_.numeric_pool_bytes = write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors,
+                                                                                   "gustav::numeric", temp, learn);
+        bits = read_flag(space, errors);
+        if (bits == 0) {
+          fingerprint.finish_take();
+          learned->masks = learning;
+          learned->masks.kept = true;
+          learned->check = fingerprint;
+          learned->state = LearnedMasks<Device>::State::kept;
+          plan.stats_.masks_bytes = learned->masks.bytes();
+        } else {
+          learned->refuse();
+        }
+      } else {
+        plan.stats_.numeric_pool_bytes =
+            write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors, "gustav::numeric", temp);
+        bits = read_flag(space, errors);
+      }
     }
   }
   raise_phase_errors(space, bits, A, B, who, true);

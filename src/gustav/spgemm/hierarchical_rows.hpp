@@ -38,10 +38,13 @@ std::size_t numeric_worker_bytes(int log2) {
   return numeric_table_bytes<Types>(log2) + RowCache<Types>::bytes();
 }
 
-/// The bins a pass sums some other way (none here), and the kernel run
-/// beside them: write_rows_hierarchical's default.
+/// The bins a pass sums some other way (none here), the kernel run beside
+/// them, and a last word on each bin's functor before its launch:
+/// write_rows_hierarchical's default.
 struct NoOtherBins {
   bool takes(std::size_t) const { return false; }
+  template <class Functor>
+  void configure(std::size_t, Functor&) const {}
   bool has_beside() const { return false; }
   template <class ExecSpace>
   void launch_beside(const ExecSpace&) const {}
@@ -50,8 +53,9 @@ struct NoOtherBins {
 };
 
 /// Returns the bytes of pool the long rows took. `other`: the bins whose
-/// rows it sums itself (`takes`, `run`, on the bin's stream), and a kernel
-/// that goes beside the bins on a stream of its own (`launch_beside`).
+/// rows it sums itself (`takes`, `run`, on the bin's stream), a kernel
+/// that goes beside the bins on a stream of its own (`launch_beside`), and
+/// what it sets on the other bins' functors (`configure`).
 template <RowOutput Output, class Types, class ExecSpace, class Schedule, class OtherBins = NoOtherBins>
 std::size_t write_rows_hierarchical(const ExecSpace& space, const Schedule& schedule, const ProductOperands<Types>& ops,
                                     const RowWriter<ExecSpace, Types, Output>& out,
@@ -84,6 +88,7 @@ std::size_t write_rows_hierarchical(const ExecSpace& space, const Schedule& sche
       f.errors = errors;
       f.log2_slots = bin.log2_slots;
       f.lanes = is_host_space<ExecSpace>() ? 1 : bin.vector_length;
+      other.configure(b, f);
       const int lanes = L == RowLevel::tiny ? 1 : f.lanes;
       launch_teams(bin_space, name, f, bin.team_size, lanes,
                    [&](int size) {

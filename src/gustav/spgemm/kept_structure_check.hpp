@@ -7,6 +7,8 @@
 /// reading the verdict once all have finished.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <string>
+#include <utility>
 
 #include "gustav/common/allocation.hpp"
 #include "gustav/spgemm/summary.hpp"
@@ -44,16 +46,34 @@ struct KeptStructureCheck {
   /// The symbolic phase's fingerprint of A's and B's structure (waits for
   /// it); its arrays count towards `temp`.
   template <class ExecSpace, class AIn, class BIn>
-  void take(const ExecSpace& space, const AIn& A, const BIn& B, const ErrorFlag<Device>& errors, TempMemory& temp) {
-    now = Kokkos::View<std::uint64_t, Device>(Kokkos::view_alloc(space, "gustav::symbolic::kept::fingerprint_now"));
-    parts = temp.allocate<decltype(parts)>(space, "gustav::symbolic::kept::fingerprint_parts",
-                                           static_cast<std::size_t>(fingerprint_parts_length(space)), true);
-    fingerprint = structure_fingerprint(space, A, B, parts, now, errors);
+  void take(const ExecSpace& space, const AIn& A, const BIn& B, const ErrorFlag<Device>&, TempMemory& temp) {
+    prepare(space, temp, "gustav::symbolic::kept::fingerprint_parts");
+    launch_take(space, A, B);
+    finish_take();
+  }
+
+  /// take() in three steps, so that the fingerprint can run on a stream
+  /// beside other work: the arrays (the parts, zeroed, with the device
+  /// scalar `now` after them: one allocation), the launch, and the read
+  /// once the stream's work is done (a copy; it waits for the stream).
+  template <class ExecSpace>
+  void prepare(const ExecSpace& space, TempMemory& temp, const std::string& label) {
+    const auto length = fingerprint_parts_length(space);
+    const auto block =
+        temp.allocate<decltype(parts)>(space, label, static_cast<std::size_t>(length) + 1, true);
+    parts = Kokkos::subview(block, std::make_pair(std::int64_t(0), static_cast<std::int64_t>(length)));
+    now = decltype(now)(block.data() + length);  // held by `parts`' allocation
     // Written by every check before it is read: nothing to initialise
     // (and no host execution space to ask, which a co-executed host
     // part's thread cannot).
     verdict = decltype(verdict)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "gustav::symbolic::kept::verdict"));
   }
+  template <class ExecSpace, class AIn, class BIn>
+  void launch_take(const ExecSpace& space, const AIn& A, const BIn& B) const {
+    launch_fingerprint(space, A, B, parts, now, ErrorFlag<Device>(verdict.data()), 0, false,
+                       "gustav::kept::structure_fingerprint");
+  }
+  void finish_take() { Kokkos::deep_copy(fingerprint, now); }
 
   /// Launches the numeric phase's comparison on `space` (no wait): the
   /// verdict's only writer, so it needs no clearing before.
@@ -75,7 +95,7 @@ struct KeptStructureCheck {
     }
   }
 
-  std::size_t bytes() const { return parts.span() * sizeof(std::uint64_t); }
+  std::size_t bytes() const { return parts.data() ? (parts.span() + 1) * sizeof(std::uint64_t) : 0; }
 };
 
 }  // namespace gustav::detail

@@ -16,6 +16,7 @@
 #include "gustav/spgemm/dense_rows.hpp"
 #include "gustav/spgemm/entry_masks.hpp"
 #include "gustav/spgemm/kept_structure_check.hpp"
+#include "gustav/spgemm/learned_masks.hpp"
 #include "gustav/spgemm/product_positions.hpp"
 #include "gustav/spgemm/tier_kernel.hpp"
 
@@ -29,6 +30,7 @@ struct HierarchicalSchedule {
   std::vector<std::int64_t> offsets;     ///< bin b's rows are perm(offsets[b]) .. perm(offsets[b+1] - 1)
   Kokkos::View<Ordinal*, Device> perm;   ///< rows with products, grouped by bin
   std::int64_t products = 0;             ///< all rows' products (the long rows' slices)
+  std::vector<std::int64_t> bin_products;  ///< products of each bin's rows
   /// The numeric phase's error bits, made once so that a numeric call
   /// allocates nothing (calls on one plan must not overlap).
   Kokkos::View<std::int64_t, Device> errors;
@@ -41,6 +43,9 @@ struct HierarchicalSchedule {
   /// The fingerprint of A's and B's structure that a plan keeping either
   /// takes, and each numeric call compares.
   KeptStructureCheck<Device> check;
+  /// The masks the first numeric call learns where neither of the above
+  /// is kept (SpgemmOptions::learn_entry_masks; null where not asked).
+  SharedLearnedMasks<Device> learned;
 };
 
 template <class Device, class Ordinal>

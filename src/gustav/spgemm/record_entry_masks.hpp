@@ -88,60 +88,66 @@ struct RecordEntryMasks {
   }
 };
 
-/// Fills `out` with the masks of the rows of the schedule's masked bins
-/// (bins of rows of C of up to EntryMasks::max_row entries), or leaves it
-/// not kept where they do not apply (B's rows not strictly increasing,
-/// more than max_words_per_product words, B's entries or the words
-/// beyond 32-bit counts, or no
-/// room within the budget). C's structure (row map and sorted columns) is
-/// the product's. What is kept stays with the plan; its bytes count
-/// towards the symbolic phase's temporaries.
-template <class Types, class ExecSpace, class Schedule, class CRowMap, class CEntries>
-void record_entry_masks(const ExecSpace& space, EntryMasks<typename Types::device_type>& out, const Schedule& schedule,
-                        const ProductOperands<Types>& ops, const CRowMap& c_row_map, const CEntries& c_entries,
-                        std::int64_t a_rows, std::int64_t products,
-                        const ErrorFlag<typename Types::device_type>& errors, TempMemory& temp) {
+/// The masks' arrays for the schedule's masked bins (bins of rows of C of
+/// up to EntryMasks::max_row entries): each row's first word in `start`
+/// and room for every word in `words`, the words not yet written and the
+/// masks not yet kept (`zero_words`: the words start at zero, for callers
+/// that OR the bits in). Returns masks with no words where they do not
+/// apply (with `check_b_order`, B's rows not strictly increasing, for
+/// callers that do not check it themselves; more than
+/// max_words_per_product words; B's entries or the words beyond 32-bit
+/// counts; or no room within the budget); what it allocated is then
+/// released. Reads the words' total back (a wait).
+///
+/// One scan gives every row its words: a row of C of at most the masked
+/// bins' widest `need` entries takes ceil(need / 32) a entry of A. The
+/// bins split the rows by `need` (the tiny bin's rows have fewer entries
+/// than any worker bin's), so that covers every masked row; the rows it
+/// covers beyond them (rows of the long bin whose products collapse into
+/// few entries) reserve words the sums never read. One launch, against a
+/// zeroed start, a launch per bin for the widths and the scan.
+template <class Types, class ExecSpace, class Schedule, class CRowMap>
+EntryMasks<typename Types::device_type> size_entry_masks(const ExecSpace& space, const Schedule& schedule,
+                                                         const ProductOperands<Types>& ops, const CRowMap& c_row_map,
+                                                         std::int64_t a_rows, std::int64_t products,
+                                                         TempMemory& temp, const char* label, bool check_b_order,
+                                                         bool zero_words) {
   using Masks = EntryMasks<typename Types::device_type>;
   using Word = typename Masks::Word;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  const std::string prefix = std::string(label) + "::masks::";
   Masks masks;
   masks.bins.assign(schedule.bins.size(), 0);
-  std::int64_t masked_rows = 0;
+  std::int64_t masked_rows = 0, widest = 0;
   for (std::size_t b = 0; b < schedule.bins.size(); ++b) {
     const std::int64_t n = schedule.offsets[b + 1] - schedule.offsets[b];
-    if (n > 0 && bin_takes_masks(schedule.bins[b], Masks::max_row)) {
+    const RowBin& bin = schedule.bins[b];
+    if (n > 0 && bin_takes_masks(bin, Masks::max_row)) {
       masks.bins[b] = 1;
       masked_rows += n;
+      widest = std::max(widest, bin.level == RowLevel::tiny ? tiny_products : bin.max_need);
     }
   }
   // The numeric phase copies offsets into B in 32 bits.
-  if (masked_rows == 0 || products == 0 || ops.b_nnz >= Masks::max_count) return;
-  if (!b_rows_increasing<Types>(space, ops, "gustav::symbolic::masks::b_order")) return;
+  if (masked_rows == 0 || products == 0 || ops.b_nnz >= Masks::max_count) return Masks{};
+  if (check_b_order && !b_rows_increasing<Types>(space, ops, (prefix + "b_order").c_str())) return Masks{};
   const std::size_t start_bytes = static_cast<std::size_t>(a_rows + 1) * sizeof(Word);
-  if (start_bytes > temp.room()) return;
-  masks.start = temp.allocate<decltype(masks.start)>(space, "gustav::symbolic::masks::start",
-                                                     static_cast<std::size_t>(a_rows) + 1, true);
+  if (start_bytes > temp.room()) return Masks{};
+  masks.start =
+      temp.allocate<decltype(masks.start)>(space, prefix + "start", static_cast<std::size_t>(a_rows) + 1, false);
   const auto start = masks.start;
-  for (std::size_t b = 0; b < schedule.bins.size(); ++b) {
-    if (!masks.bins[b]) continue;
-    const std::int64_t first = schedule.offsets[b], n = schedule.offsets[b + 1] - first;
-    const RowList<Types> rows(schedule.perm.data() + first, n);
-    Kokkos::parallel_for(
-        "gustav::symbolic::masks::widths", light_launch(Range(space, 0, n)), KOKKOS_LAMBDA(const std::int64_t r) {
-          const std::int64_t i = static_cast<std::int64_t>(rows(r));
-          std::int64_t a0, a1;
-          ops.a_row(i, a0, a1);
-          const std::int64_t need = static_cast<std::int64_t>(c_row_map(i + 1)) - static_cast<std::int64_t>(c_row_map(i));
-          // Saturated: a total past 32 bits is refused below.
-          const std::int64_t width = (a1 - a0) * mask_words_for(need);
-          start(i) = static_cast<Word>(width < Masks::max_count ? width : Masks::max_count);
-        });
-  }
   std::int64_t total = 0;
   Kokkos::parallel_scan(
-      "gustav::symbolic::masks::start", light_launch(Range(space, 0, a_rows + 1)),
+      (prefix + "start").c_str(), light_launch(Range(space, 0, a_rows + 1)),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum, const bool final) {
-        const std::int64_t width = i < a_rows ? static_cast<std::int64_t>(start(i)) : 0;
+        std::int64_t width = 0;
+        if (i < a_rows) {
+          const std::int64_t need =
+              static_cast<std::int64_t>(c_row_map(i + 1)) - static_cast<std::int64_t>(c_row_map(i));
+          std::int64_t a0, a1;
+          if (need <= widest && ops.a_row(i, a0, a1)) width = (a1 - a0) * mask_words_for(need);
+        }
+        // Saturated: a total past 32 bits is refused below.
         if (final) start(i) = static_cast<Word>(sum < Masks::max_count ? sum : Masks::max_count);
         sum += width;
       },
@@ -151,10 +157,27 @@ void record_entry_masks(const ExecSpace& space, EntryMasks<typename Types::devic
                     static_cast<std::size_t>(total) * sizeof(Word) <= temp.room();
   if (!fits) {
     temp.release(masks.start);
-    return;
+    return Masks{};
   }
-  masks.words = temp.allocate<decltype(masks.words)>(space, "gustav::symbolic::masks::words",
-                                                     static_cast<std::size_t>(total), false);
+  masks.words =
+      temp.allocate<decltype(masks.words)>(space, prefix + "words", static_cast<std::size_t>(total), zero_words);
+  masks.lanes = mask_lanes_for(static_cast<double>(products) / static_cast<double>(ops.a_nnz));
+  return masks;
+}
+
+/// Fills `out` with the masks of the rows of the schedule's masked bins
+/// (size_entry_masks), or leaves it not kept where they do not apply. C's
+/// structure (row map and sorted columns) is the product's. What is kept
+/// stays with the plan; its bytes count towards the symbolic phase's
+/// temporaries.
+template <class Types, class ExecSpace, class Schedule, class CRowMap, class CEntries>
+void record_entry_masks(const ExecSpace& space, EntryMasks<typename Types::device_type>& out, const Schedule& schedule,
+                        const ProductOperands<Types>& ops, const CRowMap& c_row_map, const CEntries& c_entries,
+                        std::int64_t a_rows, std::int64_t products,
+                        const ErrorFlag<typename Types::device_type>& errors, TempMemory& temp) {
+  auto masks =
+      size_entry_masks<Types>(space, schedule, ops, c_row_map, a_rows, products, temp, "gustav::symbolic", true, false);
+  if (!masks.words.data()) return;
   using Record = RecordEntryMasks<ExecSpace, Types, CRowMap, CEntries>;
   for (std::size_t b = 0; b < schedule.bins.size(); ++b) {
     if (!masks.bins[b]) continue;
@@ -166,7 +189,6 @@ void record_entry_masks(const ExecSpace& space, EntryMasks<typename Types::devic
                  [&](int size) { return looping_league(space, (n + size - 1) / size, size * lanes); },
                  [](int size) { return static_cast<std::size_t>(size) * Record::worker_bytes(); });
   }
-  masks.lanes = mask_lanes_for(static_cast<double>(products) / static_cast<double>(ops.a_nnz));
   masks.kept = true;
   out = masks;
 }

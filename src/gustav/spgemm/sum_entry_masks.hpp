@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "gustav/common/bits.hpp"
 #include "gustav/common/launch.hpp"
@@ -192,16 +193,44 @@ constexpr int capped_lanes_min = 8;
 /// capped policy's bound.
 constexpr int mask_team_threads = 256;
 
+/// The longest row of C of a masked bin: its kernels' window of values.
+inline std::int64_t masked_bin_window(const RowBin& bin, std::int64_t max_row) {
+  return bin.level == RowLevel::tiny ? tiny_products : std::min<std::int64_t>(bin.max_need, max_row);
+}
+
+/// Calls run(std::integral_constant<int, W>{}) with the words W (1, 2 or
+/// max_words) that a row of `window` entries takes: the kernels' template.
+template <int MaxWords, class Run>
+void with_mask_words(std::int64_t window, const Run& run) {
+  const std::int64_t words = mask_words_for(window);
+  if (words <= 1) {
+    run(std::integral_constant<int, 1>{});
+  } else if (words <= 2) {
+    run(std::integral_constant<int, 2>{});
+  } else {
+    run(std::integral_constant<int, MaxWords>{});
+  }
+}
+
+/// Workers of a masked bin's team on GPUs: mask_team_threads threads,
+/// fewer workers where their scratch (`f.scratch_bytes`) would pass what a
+/// team may take (40 KiB on CUDA with Kokkos 3.4); one on hosts.
+template <class ExecSpace, class Functor>
+int masked_team_size(const Functor& f) {
+  int team_size = is_host_space<ExecSpace>() ? 1 : mask_team_threads / f.lanes;
+  const std::size_t limit = team_scratch_limit<ExecSpace>();
+  while (team_size > 1 && f.scratch_bytes(team_size) > limit) team_size /= 2;
+  return team_size;
+}
+
 /// Sums the rows `rows` of one masked bin into `c_values`.
 template <class Types, class ExecSpace, class CRowMap, class CValues>
 void sum_entry_masks(const ExecSpace& space, const EntryMasks<typename Types::device_type>& masks, const RowBin& bin,
                      const ProductOperands<Types>& ops, const CRowMap& c_row_map, const CValues& c_values,
                      const RowList<Types>& rows, std::int64_t n, const std::string& name) {
   using Masks = EntryMasks<typename Types::device_type>;
-  const std::int64_t most =
-      bin.level == RowLevel::tiny ? tiny_products : std::min<std::int64_t>(bin.max_need, Masks::max_row);
-  const int words = static_cast<int>(mask_words_for(most));
-  auto run = [&](auto words_constant) {
+  const std::int64_t most = masked_bin_window(bin, Masks::max_row);
+  with_mask_words<Masks::max_words>(most, [&](auto words_constant) {
     constexpr int W = decltype(words_constant)::value;
     using Sum = SumEntryMasks<ExecSpace, Types, CRowMap, CValues, W>;
     Sum f;
@@ -214,11 +243,7 @@ void sum_entry_masks(const ExecSpace& space, const EntryMasks<typename Types::de
     f.num_rows = n;
     f.window = static_cast<int>(most);
     f.lanes = is_host_space<ExecSpace>() ? 1 : masks.lanes;
-    // 256 threads a team, fewer workers where their scratch would pass
-    // what a team may take (40 KiB on CUDA with Kokkos 3.4).
-    int team_size = is_host_space<ExecSpace>() ? 1 : mask_team_threads / f.lanes;
-    const std::size_t limit = team_scratch_limit<ExecSpace>();
-    while (team_size > 1 && f.scratch_bytes(team_size) > limit) team_size /= 2;
+    const int team_size = masked_team_size<ExecSpace>(f);
     const auto league = [&](int size) { return looping_league(space, (n + size - 1) / size, size * f.lanes); };
     const auto scratch = [&](int size) { return f.scratch_bytes(size); };
     if constexpr (W == 1 && sizeof(typename Types::scalar_type) <= 8 && !is_host_space<ExecSpace>()) {
@@ -229,14 +254,7 @@ void sum_entry_masks(const ExecSpace& space, const EntryMasks<typename Types::de
       }
     }
     launch_teams_on<Kokkos::TeamPolicy<ExecSpace>>(space, name, f, team_size, f.lanes, league, scratch);
-  };
-  if (words <= 1) {
-    run(std::integral_constant<int, 1>{});
-  } else if (words <= 2) {
-    run(std::integral_constant<int, 2>{});
-  } else {
-    run(std::integral_constant<int, Masks::max_words>{});
-  }
+  });
 }
 
 }  // namespace gustav::detail
