@@ -22,6 +22,7 @@
 #include "gustav/analysis/row_bins.hpp"
 #include "gustav/common/bits.hpp"
 #include "gustav/common/concurrency.hpp"
+#include "gustav/spgemm/entry_masks.hpp"
 #include "gustav/spgemm/launch_teams.hpp"
 #include "gustav/spgemm/product_walk.hpp"
 #include "gustav/spgemm/row_context.hpp"
@@ -131,8 +132,8 @@ struct AccumulateRows {
   KOKKOS_INLINE_FUNCTION void mask_row(std::int64_t row, std::int64_t entries, std::int64_t n, std::int64_t& first,
                                        int& width) const {
     first = static_cast<std::int64_t>(mask_start(row));
-    const std::int64_t words = (n + 31) / 32;
-    width = words <= 4 && entries * words <= static_cast<std::int64_t>(mask_start(row + 1)) - first
+    const std::int64_t words = mask_words_for(n);
+    width = words <= EntryMasks<typename Types::device_type>::max_words && entries * words <= static_cast<std::int64_t>(mask_start(row + 1)) - first
                 ? static_cast<int>(words) : 0;
   }
 

@@ -107,7 +107,7 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
                                 stats.products, errors, temp);
       stats.masks_bytes = schedule.masks.bytes();
     }
-    if (schedule.positions.kept || schedule.masks.kept) schedule.check.take(space, A, B, errors, temp);
+    if (schedule.positions.kept || schedule.masks.kept) schedule.check.take(space, A, B, temp);
     // (Where masks were asked for and do not apply, learning would refuse
     // them for the same reason.)
     if (!schedule.positions.kept && !plan.options_.keep_entry_masks && plan.options_.learn_entry_masks)
@@ -300,17 +300,17 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
       // beside the bins, and records them as the default path sums.
       EntryMasks<Device> learning;
       KeptStructureCheck<Device> fingerprint;
-      // Rows of B long enough that the default path learns them
-      // (learn_entry_masks.hpp), whose kernels OR into zeroed words; the
-      // entry-by-entry kernel writes whole words.
-      // (Host spaces, whose workers have one lane, choose alike, so that
-      // both ways run wherever the hierarchical mapping does.)
-      const bool in_table = mask_lanes_for(static_cast<double>(plan.stats_.products) /
-                                           static_cast<double>(std::max<std::int64_t>(A.nnz(), 1))) >=
-                            learn_in_table_lanes_min;
       if (learned && learned->state == LearnedMasks<Device>::State::waiting && !masks_worth_learning(schedule))
         learned->refuse();
+      bool in_table = false;
       if (learned && learned->state == LearnedMasks<Device>::State::waiting) {
+        // Rows of B long enough that the default path learns them
+        // (learn_entry_masks.hpp), whose kernels OR into zeroed words; the
+        // entry-by-entry kernel writes whole words.
+        // (Host spaces, whose workers have one lane, choose alike, so that
+        // both ways run wherever the hierarchical mapping does.)
+        in_table = mask_lanes_for(static_cast<double>(plan.stats_.products) /
+                                  static_cast<double>(std::max<std::int64_t>(A.nnz(), 1))) >= learn_in_table_lanes_min;
         learning = size_entry_masks<Types>(space, schedule, ops, plan.c_row_map_, plan.a_rows_, plan.stats_.products,
                                            temp, "gustav::numeric", true, in_table);
         if (learning.words.data()) {

@@ -46,7 +46,7 @@ struct KeptStructureCheck {
   /// The symbolic phase's fingerprint of A's and B's structure (waits for
   /// it); its arrays count towards `temp`.
   template <class ExecSpace, class AIn, class BIn>
-  void take(const ExecSpace& space, const AIn& A, const BIn& B, const ErrorFlag<Device>&, TempMemory& temp) {
+  void take(const ExecSpace& space, const AIn& A, const BIn& B, TempMemory& temp) {
     prepare(space, temp, "gustav::symbolic::kept::fingerprint_parts");
     launch_take(space, A, B);
     finish_take();
