@@ -10,9 +10,10 @@
 // (symbolic, numeric) alike; and a reuse whose product falls outside a long
 // row's planned columns. Two more cases reach the values' walk from both
 // ends: rows whose products pile onto few columns of a wide B (dozens of
-// slices each, 400,000 columns), and rows with exactly one product per
-// entry of C (one slice each); both also reuse a plan with an entry of B
-// moved onto a column the plan lacks, which must be reported.
+// slices each, over 400,000 columns in two windows of the adding walk, and
+// over 250,000 in one window of its wider layout), and rows with exactly
+// one product per entry of C (one slice each); both also reuse a plan with
+// an entry of B moved onto a column the plan lacks, which must be reported.
 #include <algorithm>
 #include <vector>
 
@@ -85,6 +86,40 @@ class LongRows : public SpgemmTest<C> {
     this->space.fence();
     EXPECT_TRUE(matches_reference<S>(to_host_csr<S, O, Z>(product), reference_multiply(A, B), options.sort_rows));
     EXPECT_THROW(UnderTest<C>::numeric(plan, this->device(A), this->device(moved)), gustav::plan_mismatch);
+  }
+
+  /// B of `cols` columns whose rows (64 entries each, 8,000 rows) use only
+  /// every `spacing`-th of the first 16,000 * spacing: rows of A of up to
+  /// 8,000 entries make long rows over a wide, sparse span of columns.
+  /// Checks the products and that a reuse with an entry of B moved onto
+  /// column cols - 1 is reported.
+  void expect_spread_columns_right(std::int64_t cols, std::int64_t spacing, std::uint64_t seed) {
+    const std::int64_t inner = 8000, used = 16000, per_row = 64;
+    ASSERT_LT((used - 1) * spacing + 13, cols - 1);
+    Rng rng(seed);
+    Host B;
+    B.num_rows = static_cast<O>(inner);
+    B.num_cols = static_cast<O>(cols);
+    B.row_map.assign(1, 0);
+    for (std::int64_t i = 0; i < inner; ++i) {
+      std::vector<std::int64_t> picks;
+      while (static_cast<std::int64_t>(picks.size()) < per_row) {
+        const std::int64_t k = rng.below(used);
+        if (std::find(picks.begin(), picks.end(), k) == picks.end()) picks.push_back(k);
+      }
+      std::sort(picks.begin(), picks.end());
+      for (const std::int64_t k : picks) {
+        B.entries.push_back(static_cast<O>(k * spacing + 13));
+        B.values.push_back(random_value<S>(rng));
+      }
+      B.row_map.push_back(static_cast<Z>(B.entries.size()));
+    }
+    const Host A = rows_over({8000, 0, 5000, 3, 7999}, inner, seed + 1);
+    expect_long_rows_right(A, B);
+
+    Host moved = B;
+    moved.entries[static_cast<std::size_t>(per_row) - 1] = static_cast<O>(cols - 1);
+    expect_moved_entry_reported(A, B, moved, 3);
   }
 };
 TYPED_TEST_SUITE(LongRows, AllConfigs, ConfigNames);
@@ -205,37 +240,17 @@ TYPED_TEST(LongRows, ReuseDetectsAProductOutsideThePlannedRow) {
 TYPED_TEST(LongRows, ManySlicesOfFewColumnsAcrossWideWindows) {
   // B's 400,000 columns, of which its rows use only 16,000 spread evenly
   // (every 25th): a row of A with 8,000 entries makes 512,000 products on
-  // about 16,000 columns, dozens of slices over a wide row. A reuse with one
-  // entry of B moved onto an unused column near B's last must be reported,
-  // not added elsewhere.
-  using Host = typename TestFixture::Host;
-  using O = typename TestFixture::O;
-  using Z = typename TestFixture::Z;
-  const std::int64_t inner = 8000, cols = 400000, used = 16000, spacing = 25, per_row = 64;
-  Rng rng(86);
-  Host B;
-  B.num_rows = static_cast<O>(inner);
-  B.num_cols = static_cast<O>(cols);
-  B.row_map.assign(1, 0);
-  for (std::int64_t i = 0; i < inner; ++i) {
-    std::vector<std::int64_t> picks;
-    while (static_cast<std::int64_t>(picks.size()) < per_row) {
-      const std::int64_t k = rng.below(used);
-      if (std::find(picks.begin(), picks.end(), k) == picks.end()) picks.push_back(k);
-    }
-    std::sort(picks.begin(), picks.end());
-    for (const std::int64_t k : picks) {
-      B.entries.push_back(static_cast<O>(k * spacing + 13));
-      B.values.push_back(random_value<typename TestFixture::S>(rng));
-    }
-    B.row_map.push_back(static_cast<Z>(B.entries.size()));
-  }
-  const Host A = this->rows_over({8000, 0, 5000, 3, 7999}, inner, 87);
-  this->expect_long_rows_right(A, B);
+  // about 16,000 columns, dozens of slices over a wide row, in two windows
+  // of the adding walk. A reuse with one entry of B moved onto an unused
+  // column near B's last must be reported, not added elsewhere.
+  this->expect_spread_columns_right(400000, 25, 86);
+}
 
-  Host moved = B;
-  moved.entries[static_cast<std::size_t>(per_row) - 1] = static_cast<O>(cols - 1);
-  this->expect_moved_entry_reported(A, B, moved, 3);
+TYPED_TEST(LongRows, OneWideWindowOfRanksPerGroup) {
+  // B's 250,000 columns: past one window with a rank per word (163,840
+  // columns on CUDA, about 196,000 on hosts), within one with a rank per 256
+  // columns, the layout the adding walk takes for it.
+  this->expect_spread_columns_right(250000, 15, 88);
 }
 
 TYPED_TEST(LongRows, RowsWithAProductPerEntryOfC) {

@@ -92,20 +92,28 @@ struct LongRowZeroValues {
 /// A team per slice of the adding walk (slice_base as AddSlices cut it):
 /// window by window over B's columns, build the row's ranked window in
 /// scratch, then add each of the slice's products within it into C.
-template <class ExecSpace, class Types, class Rows, LongPass Pass>
+/// Window: RankedWindow or WideRankedWindow.
+template <class ExecSpace, class Types, class Rows, LongPass Pass, class Window>
 struct LongRowAdd {
   using execution_space = ExecSpace;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Batch = LongRowBatch<ExecSpace, Types, Rows, Pass>;
   using Scalar = typename Types::scalar_type;
+  using Ordinal = typename Types::ordinal_type;
+
+  /// A product: its column, and where its values are (entry j of A, p of B).
+  struct Product {
+    Ordinal column;
+    std::int64_t j, p;
+  };
 
   Batch batch;  ///< all the long rows (first_row 0); its pool is not used
   ErrorFlag<typename Types::device_type> errors;
   std::int64_t count = 0;  ///< long rows
-  std::int64_t width = 0;  ///< columns of the scratch window, a multiple of 32
+  std::int64_t width = 0;  ///< columns of the scratch window, whole groups of Window's
   int lanes = 1;
 
-  static std::size_t scratch_bytes(std::int64_t width) { return RankedWindow::bytes(width) + 16; }
+  static std::size_t scratch_bytes(std::int64_t width) { return Window::bytes(width) + 16; }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const auto& o = batch.offsets;
@@ -117,8 +125,8 @@ struct LongRowAdd {
     const std::int64_t size = add_slice_products(o.slice_products, n);
     const std::int64_t threads = static_cast<std::int64_t>(team.team_size()) * lanes;
     const SliceShare s = share_slice(batch, listed, (g - o.slice_base(listed)) * size, size, threads);
-    Carver carver(static_cast<char*>(team.team_scratch(0).get_shmem(RankedWindow::bytes(width))));
-    const RankedWindow win = RankedWindow::carve(carver, width);
+    Carver carver(static_cast<char*>(team.team_scratch(0).get_shmem_aligned(Window::bytes(width), 16)));
+    const Window win = Window::carve(carver, width);
     const RowEntries<decltype(batch.out.c_entries)> entries{batch.out.c_entries, start};
     const std::int64_t cols = ops.b_cols > 0 ? ops.b_cols : 1;
     const bool one_window = cols <= width;
@@ -137,21 +145,26 @@ struct LongRowAdd {
       });
       const std::int64_t known = q1 - q0;
       Kokkos::parallel_for(Kokkos::TeamVectorRange(team, threads), [&](const std::int64_t tid) {
-        for_thread_products(batch, s, tid, bits, [&](std::int64_t j, std::int64_t p) {
-          const auto c = ops.b_entries(p);
-          if (!ops.column_ok(c)) {
-            bits |= error_bad_b;
-            return;
-          }
-          const std::int64_t x = static_cast<std::int64_t>(c) - first_col;
-          if (x < 0 || x >= width) return;  // another window's
-          const std::int64_t q = win.position(x);
-          if (q < 0 || q >= known) {
-            bits |= error_structure_changed;
-            return;
-          }
-          Concurrent::add(&batch.out.c_values(start + q0 + q), Scalar(ops.a_values(j) * ops.b_values(p)));
-        });
+        for_thread_products(
+            batch, s, tid, bits,
+            [&](std::int64_t j, std::int64_t p) {
+              return Product{ops.b_entries(p), j, p};
+            },
+            [&](const Product& product) {
+              if (!ops.column_ok(product.column)) {
+                bits |= error_bad_b;
+                return;
+              }
+              const std::int64_t x = static_cast<std::int64_t>(product.column) - first_col;
+              if (x < 0 || x >= width) return;  // another window's
+              const std::int64_t q = win.position(x);
+              if (q < 0 || q >= known) {
+                bits |= error_structure_changed;
+                return;
+              }
+              Concurrent::add(&batch.out.c_values(start + q0 + q),
+                              Scalar(ops.a_values(product.j) * ops.b_values(product.p)));
+            });
       });
       // The window is read before the next one overwrites it.
       if (first_col + width < cols) team.team_barrier();
@@ -182,17 +195,31 @@ void add_long_rows(const ExecSpace& space, const LongRowBatch<ExecSpace, Types, 
   space.fence();
   const std::int64_t slices = last();
   const std::int64_t cols = base.ops.b_cols > 0 ? base.ops.b_cols : 1;
-  const std::int64_t width =
-      std::min<std::int64_t>((cols + 31) / 32 * 32, RankedWindow::width_for(team_scratch_limit<ExecSpace>() - 16));
-  if (width < 32) throw internal_error(label + ": team scratch holds no window of the long rows' known columns");
+  // A rank per word where B fits one such window, else the wider layout.
+  const std::size_t scratch = team_scratch_limit<ExecSpace>() - 16;
+  const auto width_of = [&](auto window) {
+    using W = decltype(window);
+    return std::min<std::int64_t>(W::groups(cols) << W::group_shift, W::width_for(scratch));
+  };
+  const bool wide = width_of(RankedWindow{}) < cols;
+  const std::int64_t width = wide ? width_of(WideRankedWindow{}) : width_of(RankedWindow{});
+  if (width <= 0) throw internal_error(label + ": team scratch holds no window of the long rows' known columns");
   if constexpr (Pass == LongPass::reuse) {
     LongRowZeroValues<ExecSpace, Types, Rows> zero{base, errors, cols <= width};
     launch_teams(space, label + "::zero", zero, bin.team_size, lanes, [&](int) { return count; },
                  [](int) { return std::size_t(0); });
   }
-  LongRowAdd<ExecSpace, Types, Rows, Pass> add{base, errors, count, width, lanes};
-  launch_teams(space, label + "::add", add, bin.team_size, lanes, [&](int) { return slices; },
-               [&](int) { return decltype(add)::scratch_bytes(width); });
+  const auto add_with = [&](auto window) {
+    using Add = LongRowAdd<ExecSpace, Types, Rows, Pass, decltype(window)>;
+    Add add{base, errors, count, width, lanes};
+    launch_teams(space, label + "::add", add, bin.team_size, lanes, [&](int) { return slices; },
+                 [&](int) { return Add::scratch_bytes(width); });
+  };
+  if (wide) {
+    add_with(WideRankedWindow{});
+  } else {
+    add_with(RankedWindow{});
+  }
 }
 
 }  // namespace gustav::detail
