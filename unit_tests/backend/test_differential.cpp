@@ -23,6 +23,7 @@
 #include "support/check_product.hpp"
 #include "support/differential_case.hpp"
 #include "support/more_configs.hpp"
+#include "support/new_values.hpp"
 #include "support/random_csr.hpp"
 #include "support/reference_spgemm.hpp"
 #include "support/test_configs.hpp"
@@ -105,12 +106,6 @@ class Differential : public ::testing::Test {
   TestSpace space;
 
   Matrix device(const Host& h) { return to_crs<Matrix>(space, h); }
-
-  static Host with_new_values(Host h, std::uint64_t seed) {
-    Rng rng(seed);
-    for (auto& v : h.values) v = random_value<S>(rng);
-    return h;
-  }
 
   /// C (on the device) against the reference product of A and B.
   ::testing::AssertionResult matches(const Matrix& C, const Host& A, const Host& B, bool sorted) {
@@ -222,12 +217,12 @@ TYPED_TEST(Differential, ReuseMatchesReference) {
     auto C = TestFixture::Run::numeric(plan, this->device(A), this->device(B));
     if (auto r = this->matches(C, A, B, sorted); !r) return r << " (numeric, original values)";
 
-    const Host A2 = TestFixture::with_new_values(A, c.value_seed);
-    const Host B2 = TestFixture::with_new_values(B, c.value_seed + 1);
+    const Host A2 = with_new_values(A, c.value_seed);
+    const Host B2 = with_new_values(B, c.value_seed + 1);
     const auto C2 = TestFixture::Run::numeric(plan, this->device(A2), this->device(B2));
     if (auto r = this->matches(C2, A2, B2, sorted); !r) return r << " (numeric, new values of A and B)";
 
-    const Host A3 = TestFixture::with_new_values(A, c.value_seed + 2);
+    const Host A3 = with_new_values(A, c.value_seed + 2);
     TestFixture::Run::refill(plan, this->device(A3), this->device(B2), C);
     if (auto r = this->matches(C, A3, B2, sorted); !r) return r << " (numeric into the existing C, new values of A)";
     return ::testing::AssertionSuccess();

@@ -97,7 +97,7 @@ TYPED_TEST(LearnedMasks, CopiesOfThePlanShareThem) {
   const auto copy = plan;
   auto product = TestFixture::Run::numeric(plan, this->device(A), this->device(A));
   EXPECT_GT(plan.stats().masks_bytes, 0u);
-  const auto A2 = this->with_new_values(A, 551);
+  const auto A2 = with_new_values(A, 551);
   TestFixture::Run::refill(copy, this->device(A2), this->device(A2), product);
   EXPECT_TRUE(this->matches(product, A2, A2));
   EXPECT_EQ(copy.stats().masks_bytes, plan.stats().masks_bytes);
@@ -119,7 +119,7 @@ TYPED_TEST(LearnedMasks, AChangedStructureKeepsTheDefaultContract) {
   const auto outside = this->with_a_product_outside(A, B);
   EXPECT_THROW(TestFixture::Run::refill(plan, this->device(A), this->device(outside), product), gustav::plan_mismatch);
   // And the plan goes on by the default path.
-  const auto A2 = this->with_new_values(A, 562);
+  const auto A2 = with_new_values(A, 562);
   TestFixture::Run::refill(plan, this->device(A2), this->device(B), product);
   EXPECT_TRUE(this->matches(product, A2, B));
   EXPECT_EQ(plan.stats().masks_bytes, 0u);

@@ -71,8 +71,8 @@ TYPED_TEST(ProductPositions, RepeatsMatchTheReferenceInEveryBin) {
   EXPECT_TRUE(this->matches(C, A, B)) << "first numeric";
   EXPECT_GE(plan.stats().numeric_peak_temp_bytes, plan.stats().positions_bytes);
   for (std::uint64_t round = 0; round < 2; ++round) {
-    const auto A2 = this->with_new_values(A, 92 + round);
-    const auto B2 = this->with_new_values(B, 94 + round);
+    const auto A2 = with_new_values(A, 92 + round);
+    const auto B2 = with_new_values(B, 94 + round);
     TestFixture::Run::refill(plan, this->device(A2), this->device(B2), C);
     EXPECT_TRUE(this->matches(C, A2, B2)) << "round " << round;
   }
@@ -130,8 +130,8 @@ TYPED_TEST(ProductPositions, HubEntriesWithLongListsMatchTheReference) {
     EXPECT_GT(plan.stats().positions_bytes, 0u);
     auto C = TestFixture::Run::numeric(plan, this->device(A), this->device(B));
     EXPECT_TRUE(this->matches(C, A, B));
-    const auto A2 = this->with_new_values(A, 110);
-    const auto B2 = this->with_new_values(B, 111);
+    const auto A2 = with_new_values(A, 110);
+    const auto B2 = with_new_values(B, 111);
     TestFixture::Run::refill(plan, this->device(A2), this->device(B2), C);
     EXPECT_TRUE(this->matches(C, A2, B2));
   }
@@ -155,8 +155,8 @@ TYPED_TEST(ProductPositions, EntriesWithManyProductsEachMatchTheReference) {
     ASSERT_GT(plan.stats().positions_bytes, 0u);
     auto C = TestFixture::Run::numeric(plan, this->device(A), this->device(B));
     EXPECT_TRUE(this->matches(C, A, B));
-    const auto A2 = this->with_new_values(A, 122);
-    const auto B2 = this->with_new_values(B, 123);
+    const auto A2 = with_new_values(A, 122);
+    const auto B2 = with_new_values(B, 123);
     TestFixture::Run::refill(plan, this->device(A2), this->device(B2), C);
     EXPECT_TRUE(this->matches(C, A2, B2)) << "after new values";
     const auto first = to_host_csr<S, O, Z>(C);
@@ -204,8 +204,8 @@ TYPED_TEST(ProductPositions, ListsAcrossChunkEndsMatchTheReference) {
     ASSERT_GT(plan.stats().positions_bytes, 0u);
     auto C = TestFixture::Run::numeric(plan, this->device(A), this->device(B));
     EXPECT_TRUE(this->matches(C, A, B));
-    const auto A2 = this->with_new_values(A, 131);
-    const auto B2 = this->with_new_values(B, 132);
+    const auto A2 = with_new_values(A, 131);
+    const auto B2 = with_new_values(B, 132);
     TestFixture::Run::refill(plan, this->device(A2), this->device(B2), C);
     EXPECT_TRUE(this->matches(C, A2, B2)) << "after new values";
   }
@@ -234,8 +234,8 @@ TYPED_TEST(ProductPositions, EveryOfManyRepeatsMatchesTheReference) {
     auto C = TestFixture::Run::numeric(plan, this->device(A), this->device(B));
     EXPECT_TRUE(this->matches(C, A, B));
     for (std::uint64_t round = 0; round < 5; ++round) {
-      const auto A2 = this->with_new_values(A, 143 + 2 * round);
-      const auto B2 = this->with_new_values(B, 144 + 2 * round);
+      const auto A2 = with_new_values(A, 143 + 2 * round);
+      const auto B2 = with_new_values(B, 144 + 2 * round);
       TestFixture::Run::refill(plan, this->device(A2), this->device(B2), C);
       EXPECT_TRUE(this->matches(C, A2, B2)) << "round " << round;
     }

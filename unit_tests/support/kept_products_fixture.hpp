@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "support/new_values.hpp"
 #include "support/spgemm_fixture.hpp"
 
 namespace gustav::test {
@@ -32,12 +33,6 @@ class KeptProductsTest : public SpgemmTest<C> {
   }
 
   /// `h` with every value drawn anew from `seed` (the structure kept).
-  Host with_new_values(Host h, std::uint64_t seed) {
-    Rng rng(seed);
-    for (auto& v : h.values) v = random_value<S>(rng);
-    return h;
-  }
-
   /// The first row of `h` with two entries or more (h.num_rows if none).
   static std::size_t first_row_of_two(const Host& h) {
     std::size_t r = 0;
