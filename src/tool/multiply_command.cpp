@@ -1,6 +1,7 @@
 // gustav multiply A.mtx|SPEC [B.mtx|SPEC] [-o C.mtx] [--space S] [--reps N]
 //                 [--json FILE] [--unsorted] [--accumulator automatic|hash|dense|mcr|mcw]
 //                 [--compression automatic|always|never] [--keep-positions] [--entry-masks]
+//                 [--no-learned-masks]
 //                 [--co-execution off|automatic|always] [--heavy-a N] [--heavy-b N] [--host-share F]
 //                 [--kernel-times] [--timeline]
 // Multiplies, prints a summary (rows, nnz, products, nnz(C), times, GFLOP/s,
@@ -107,6 +108,7 @@ std::string json_of(const Operands& ops, const std::string& space, const Summary
   j.field("compressed", s.stats.compressed).field("compression_ratio", s.stats.compression_ratio);
   j.field("symbolic_peak_temp_bytes", static_cast<long long>(s.stats.symbolic_peak_temp_bytes));
   j.field("numeric_peak_temp_bytes", static_cast<long long>(s.stats.numeric_peak_temp_bytes));
+  j.field("masks_bytes", static_cast<long long>(s.stats.masks_bytes));
   j.end_object();
   return j.str() + "\n";
 }
@@ -114,7 +116,7 @@ std::string json_of(const Operands& ops, const std::string& space, const Summary
 }  // namespace
 
 int multiply_command(int argc, char** argv) {
-  const Arguments args(argc, argv, 2, {"unsorted", "kernel-times", "timeline", "keep-positions", "entry-masks"},
+  const Arguments args(argc, argv, 2, {"unsorted", "kernel-times", "timeline", "keep-positions", "entry-masks", "no-learned-masks"},
                        {"output", "space", "reps", "json", "accumulator", "compression", "memory-budget", "offsets", "check-rows",
                         "co-execution", "heavy-a", "heavy-b", "host-share", "kept-layout"});
   if (args.positional().empty() || args.positional().size() > 2)
