@@ -293,23 +293,25 @@ struct AccumulateRows {
   }
 
   /// A tiny row's masks: each product's position found in its row of C
-  /// (a few entries), its bit set by the row's one thread.
+  /// (at most tiny_products entries: one word), its bit set by the row's
+  /// one thread.
   KOKKOS_INLINE_FUNCTION void tiny_masks(std::int64_t row, std::int64_t a0, std::int64_t a1, std::int64_t start,
                                          std::int64_t n) const {
+    static_assert(tiny_products <= 32, "a tiny row's masks are one word");
     std::int64_t first;
     int width;
     mask_row(row, a1 - a0, n, first, width);
-    if (width == 0) return;
+    if (width != 1) return;
     for (std::int64_t j = a0; j < a1; ++j) {
       std::int64_t b0, b1;
       if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) continue;
-      MaskWord word[4] = {0, 0, 0, 0};
+      MaskWord word = 0;
       for (std::int64_t p = b0; p < b1; ++p) {
         const Ordinal c = ops.b_entries(p);
-        for (std::int64_t q = 0; q < n; ++q)
-          if (out.c_entries(start + q) == c) word[(q >> 5) & 3] |= MaskWord(1) << (q & 31);
+        for (std::int64_t q = 0; q < n && q < 32; ++q)
+          if (out.c_entries(start + q) == c) word |= MaskWord(1) << q;
       }
-      for (int k = 0; k < width; ++k) mask_words(first + (j - a0) * width + k) = word[k];
+      mask_words(first + (j - a0)) = word;
     }
   }
 

@@ -73,39 +73,15 @@ struct LearnEntryMasks {
   int lanes = 1;
   int window = 32;  ///< the bin's longest row of C
 
-  /// A worker's copy of `lanes` entries of A and of its row of C's
-  /// columns, with the window of the row's values.
-  struct Scratch {
-    Scalar* a_value;
-    Scalar* row;
-    Ordinal* columns;
-    Index* begin;
-    Index* count;
-    Word* mask;
-  };
-  KOKKOS_INLINE_FUNCTION static Scratch carve(Carver& c, int entries, int window) {
-    Scratch k;
-    k.a_value = c.take<Scalar>(entries);
-    k.row = c.take<Scalar>(window);
-    k.columns = c.take<Ordinal>(window);
-    k.begin = c.take<Index>(entries);
-    k.count = c.take<Index>(entries);
-    k.mask = c.take<Word>(static_cast<std::int64_t>(entries) * Words);
-    return k;
-  }
-  KOKKOS_INLINE_FUNCTION static std::size_t worker_bytes(int entries, int window) {
-    Carver c(nullptr);
-    carve(c, entries, window);
-    return (c.used() + 15) / 16 * 16;
-  }
+  using Scratch = MaskedWorkerScratch<Scalar, Ordinal, Index, Word, Words, true>;
   KOKKOS_INLINE_FUNCTION std::size_t scratch_bytes(int team_size) const {
-    return static_cast<std::size_t>(team_size) * worker_bytes(lanes, window);
+    return static_cast<std::size_t>(team_size) * Scratch::worker_bytes(lanes, window);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     char* const base = static_cast<char*>(team.team_scratch(0).get_shmem(scratch_bytes(team.team_size())));
-    Carver carver(base + static_cast<std::size_t>(team.team_rank()) * worker_bytes(lanes, window));
-    const Scratch s = carve(carver, lanes, window);
+    Carver carver(base + static_cast<std::size_t>(team.team_rank()) * Scratch::worker_bytes(lanes, window));
+    const Scratch s = Scratch::carve(carver, lanes, window);
     int bits = 0;  // this lane's
     for_each_worker_row(team, num_rows, [&](const std::int64_t w) {
       const std::int64_t i = static_cast<std::int64_t>(rows(w));

@@ -55,6 +55,37 @@ KOKKOS_INLINE_FUNCTION int nth_set_bit32(std::uint32_t word, int n) {
   return at;
 }
 
+/// A masked-bin worker's scratch, shared by the masked sum and the kernel
+/// that learns the masks (learn_entry_masks.hpp): a copy of `entries`
+/// entries of A (value, row of B's start, its products, Words mask words
+/// each) and the window of the row's values; WithColumns adds a copy of the
+/// row of C's columns (the learning kernel's binary search).
+template <class Scalar, class Ordinal, class Index, class Word, int Words, bool WithColumns>
+struct MaskedWorkerScratch {
+  Scalar* a_value;
+  Scalar* row;
+  Ordinal* columns;  ///< WithColumns only
+  Index* begin;
+  Index* count;  ///< products the entry's words place (its row of B's length, at most)
+  Word* mask;
+
+  KOKKOS_INLINE_FUNCTION static MaskedWorkerScratch carve(Carver& c, int entries, int window) {
+    MaskedWorkerScratch k;
+    k.a_value = c.take<Scalar>(entries);
+    k.row = c.take<Scalar>(window);
+    k.columns = WithColumns ? c.take<Ordinal>(window) : nullptr;
+    k.begin = c.take<Index>(entries);
+    k.count = c.take<Index>(entries);
+    k.mask = c.take<Word>(static_cast<std::int64_t>(entries) * Words);
+    return k;
+  }
+  KOKKOS_INLINE_FUNCTION static std::size_t worker_bytes(int entries, int window) {
+    Carver c(nullptr);
+    carve(c, entries, window);
+    return (c.used() + 15) / 16 * 16;
+  }
+};
+
 template <class ExecSpace, class Types, class CRowMap, class CValues, int Words>
 struct SumEntryMasks {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -74,31 +105,9 @@ struct SumEntryMasks {
   int lanes = 1;
   int window = 32;  ///< the bin's longest row of C
 
-  /// A worker's copy of `lanes` entries of A (Words words each) and its
-  /// window of the row's values.
-  struct Scratch {
-    Scalar* a_value;
-    Scalar* row;
-    Index* begin;
-    Index* count;  ///< products the entry's words place (its row of B's length, at most)
-    Word* mask;
-  };
-  KOKKOS_INLINE_FUNCTION static Scratch carve(Carver& c, int entries, int window) {
-    Scratch k;
-    k.a_value = c.take<Scalar>(entries);
-    k.row = c.take<Scalar>(window);
-    k.begin = c.take<Index>(entries);
-    k.count = c.take<Index>(entries);
-    k.mask = c.take<Word>(static_cast<std::int64_t>(entries) * Words);
-    return k;
-  }
-  KOKKOS_INLINE_FUNCTION static std::size_t worker_bytes(int entries, int window) {
-    Carver c(nullptr);
-    carve(c, entries, window);
-    return (c.used() + 15) / 16 * 16;
-  }
+  using Scratch = MaskedWorkerScratch<Scalar, typename Types::ordinal_type, Index, Word, Words, false>;
   KOKKOS_INLINE_FUNCTION std::size_t scratch_bytes(int team_size) const {
-    return static_cast<std::size_t>(team_size) * worker_bytes(lanes, window);
+    return static_cast<std::size_t>(team_size) * Scratch::worker_bytes(lanes, window);
   }
 
   /// Position in the row of C of product t of a cached entry: the t-th set
@@ -115,8 +124,8 @@ struct SumEntryMasks {
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     char* const base = static_cast<char*>(team.team_scratch(0).get_shmem(scratch_bytes(team.team_size())));
-    Carver carver(base + static_cast<std::size_t>(team.team_rank()) * worker_bytes(lanes, window));
-    const Scratch s = carve(carver, lanes, window);
+    Carver carver(base + static_cast<std::size_t>(team.team_rank()) * Scratch::worker_bytes(lanes, window));
+    const Scratch s = Scratch::carve(carver, lanes, window);
     for_each_worker_row(team, num_rows, [&](const std::int64_t w) {
       const std::int64_t i = static_cast<std::int64_t>(rows(w));
       const std::int64_t c0 = static_cast<std::int64_t>(c_row_map(i));
