@@ -116,7 +116,8 @@ std::string json_of(const Operands& ops, const std::string& space, const Summary
 }  // namespace
 
 int multiply_command(int argc, char** argv) {
-  const Arguments args(argc, argv, 2, {"unsorted", "kernel-times", "timeline", "keep-positions", "entry-masks", "no-learned-masks"},
+  const Arguments args(argc, argv, 2,
+                       {"unsorted", "kernel-times", "timeline", "keep-positions", "entry-masks", "no-learned-masks"},
                        {"output", "space", "reps", "json", "accumulator", "compression", "memory-budget", "offsets", "check-rows",
                         "co-execution", "heavy-a", "heavy-b", "host-share", "kept-layout"});
   if (args.positional().empty() || args.positional().size() > 2)

@@ -32,7 +32,6 @@ class KeptProductsTest : public SpgemmTest<C> {
     return o;
   }
 
-  /// `h` with every value drawn anew from `seed` (the structure kept).
   /// The first row of `h` with two entries or more (h.num_rows if none).
   static std::size_t first_row_of_two(const Host& h) {
     std::size_t r = 0;
