@@ -83,6 +83,12 @@ struct SpgemmStats {
   /// the numeric call that learned them on; 0 where none are). Part of the
   /// peaks of the phase that records them and of every numeric call after.
   std::size_t masks_bytes = 0;
+  /// Bytes of the long rows' offsets the plan keeps from its first numeric
+  /// call on (8 bytes for each row of C past the team bins and for each
+  /// entry of A in those rows; 0 where it has none), so that a repeat
+  /// starts summing them without computing where their products lie.
+  /// Part of the numeric peak.
+  std::size_t long_row_offsets_bytes = 0;
 
   /// SpgemmOptions::co_execution: "" (off), "device only" (asked for, but
   /// the analysis found no heavy part worth the host's time), or "host and

@@ -90,6 +90,9 @@ void print_summary(const Operands& ops, const std::string& space, const Summary&
                 s.stats.positions_layout.c_str());
   if (s.stats.masks_bytes > 0)
     std::printf("masks        %.2f MiB kept by the plan (part of both)\n", s.stats.masks_bytes / 1048576.0);
+  if (s.stats.long_row_offsets_bytes > 0)
+    std::printf("long rows    %.2f MiB of offsets kept by the plan (part of numeric)\n",
+                s.stats.long_row_offsets_bytes / 1048576.0);
   if (ops.read_megabytes > 0)
     std::printf("read         %.1f MB in %.3f s (%.0f MB/s)\n", ops.read_megabytes, ops.read_seconds,
                 ops.read_megabytes / std::max(ops.read_seconds, 1e-9));
@@ -109,6 +112,7 @@ std::string json_of(const Operands& ops, const std::string& space, const Summary
   j.field("symbolic_peak_temp_bytes", static_cast<long long>(s.stats.symbolic_peak_temp_bytes));
   j.field("numeric_peak_temp_bytes", static_cast<long long>(s.stats.numeric_peak_temp_bytes));
   j.field("masks_bytes", static_cast<long long>(s.stats.masks_bytes));
+  j.field("long_row_offsets_bytes", static_cast<long long>(s.stats.long_row_offsets_bytes));
   j.end_object();
   return j.str() + "\n";
 }

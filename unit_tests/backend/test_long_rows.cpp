@@ -14,6 +14,9 @@
 // over 250,000 in one window of its wider layout), and rows with exactly
 // one product per entry of C (one slice each); both also reuse a plan with
 // an entry of B moved onto a column the plan lacks, which must be reported.
+// A plan keeps the long rows' offsets from its first numeric call: a last
+// case changes the lengths of rows of A and of B under it (every product
+// still within C's structure) and must get the new products' sums.
 #include <algorithm>
 #include <vector>
 
@@ -281,6 +284,100 @@ TYPED_TEST(LongRows, RowsWithAProductPerEntryOfC) {
   Host moved = B;
   moved.entries[0] = static_cast<O>(std::find(used.begin(), used.end(), 0) - used.begin());
   this->expect_moved_entry_reported(A, B, moved, 2);
+}
+
+TYPED_TEST(LongRows, KeptOffsetsFollowRowsThatChangeLength) {
+  // Two long rows of A over B, one of B's rows full, so that both rows of C
+  // hold every column and any product falls within them. Moving an entry
+  // of B to another row, or an entry of A from one row to the other, keeps
+  // the shapes and nnz but not the offsets the plan kept from its first
+  // numeric call: each repeat must sum the products it now has.
+  using Host = typename TestFixture::Host;
+  using O = typename TestFixture::O;
+  using Z = typename TestFixture::Z;
+  using S = typename TestFixture::S;
+  const std::int64_t inner = 3000, cols = 20000, full = 1234;
+  Host B = this->random(inner, cols, 8, 90);
+  {
+    Rng rng(91);
+    Host with_full;
+    with_full.num_rows = B.num_rows;
+    with_full.num_cols = B.num_cols;
+    with_full.row_map.assign(1, 0);
+    for (std::int64_t k = 0; k < inner; ++k) {
+      if (k == full) {
+        for (std::int64_t c = 0; c < cols; ++c) {
+          with_full.entries.push_back(static_cast<O>(c));
+          with_full.values.push_back(random_value<S>(rng));
+        }
+      } else {
+        for (auto p = B.row_map[k]; p < B.row_map[k + 1]; ++p) {
+          with_full.entries.push_back(B.entries[p]);
+          with_full.values.push_back(B.values[p]);
+        }
+      }
+      with_full.row_map.push_back(static_cast<Z>(with_full.entries.size()));
+    }
+    B = with_full;
+  }
+  // Row 1 of A: the full row and ten others; row 0: every other row of B.
+  const std::vector<std::int64_t> few = {3, 77, 400, 901, 1500, 1777, 2048, 2222, 2600, 2999};
+  auto a_with = [&](const std::vector<std::int64_t>& second) {
+    Rng rng(92);
+    Host A;
+    A.num_rows = 2;
+    A.num_cols = static_cast<O>(inner);
+    A.row_map.assign(1, 0);
+    for (std::int64_t k = 0; k < inner; ++k)
+      if (k == full || std::find(second.begin(), second.end(), k) == second.end()) {
+        A.entries.push_back(static_cast<O>(k));
+        A.values.push_back(random_value<S>(rng));
+      }
+    A.row_map.push_back(static_cast<Z>(A.entries.size()));
+    std::vector<std::int64_t> row(second);
+    row.push_back(full);
+    std::sort(row.begin(), row.end());
+    for (const std::int64_t k : row) {
+      A.entries.push_back(static_cast<O>(k));
+      A.values.push_back(random_value<S>(rng));
+    }
+    A.row_map.push_back(static_cast<Z>(A.entries.size()));
+    return A;
+  };
+  const Host A = a_with(few);
+  const Host A_moved = a_with(std::vector<std::int64_t>(few.begin() + 1, few.end()));
+  ASSERT_EQ(A_moved.entries.size(), A.entries.size());
+  // B with the last entry of row 5 moved to the front of row 6 (a column
+  // below row 6's first), so rows 5 and 6 change length.
+  Host B_moved = B;
+  {
+    const auto p5 = static_cast<std::size_t>(B.row_map[6]) - 1;
+    ASSERT_GT(B.row_map[6], B.row_map[5]);
+    ASSERT_GT(B.row_map[7], B.row_map[6]);
+    const O column = B.entries[static_cast<std::size_t>(B.row_map[6])];
+    ASSERT_GT(column, O(0));
+    B_moved.entries[p5] = O(0);  // row 6 starts with column 0 (its first is above it)
+    B_moved.row_map[6] = B.row_map[6] - 1;
+  }
+  SpgemmOptions options;
+  options.cpu_mapping = CpuMapping::hierarchical;
+  const auto plan = UnderTest<TypeParam>::symbolic(this->device(A), this->device(B), options);
+  ASSERT_FALSE(plan.stats().numeric_bins.empty());
+  ASSERT_EQ(plan.stats().numeric_bins.back().name, "long");
+  ASSERT_EQ(plan.stats().numeric_bins.back().rows, 2);
+  auto expect_sums = [&](const Host& a, const Host& b, const char* what) {
+    const auto product = UnderTest<TypeParam>::numeric(plan, this->device(a), this->device(b));
+    this->space.fence();
+    EXPECT_TRUE(matches_reference<S>(to_host_csr<S, O, Z>(product), reference_multiply(a, b), options.sort_rows))
+        << what;
+  };
+  expect_sums(A, B, "first numeric call");
+  EXPECT_GT(plan.stats().long_row_offsets_bytes, 0u);
+  expect_sums(A, B, "repeat with the kept offsets");
+  expect_sums(A, B_moved, "rows of B changed length");
+  expect_sums(A, B_moved, "repeat after the offsets were computed again");
+  expect_sums(A_moved, B, "rows of A changed length");
+  expect_sums(A, B, "back to the first structure");
 }
 
 }  // namespace

@@ -112,6 +112,8 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
     // them for the same reason.)
     if (!schedule.positions.kept && !plan.options_.keep_entry_masks && plan.options_.learn_entry_masks)
       schedule.learned = std::make_shared<LearnedMasks<Device>>();
+    // This structure's own (a plan's copies share them, as they share it).
+    schedule.long_offsets = std::make_shared<LongRowKeptOffsets<Device>>();
   }
   raise_phase_errors(space, read_flag(space, errors), A, B, who, check_values);
   // read_flag fenced: the device is done with the arena, and the plan
@@ -220,7 +222,7 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
   temp.set_budget(plan.options_.memory_budget_bytes);
   temp.add_resident(view_bytes(schedule.perm));
   temp.add_resident(schedule.positions.bytes() + schedule.masks.bytes() + schedule.check.bytes() +
-                    (schedule.learned ? schedule.learned->bytes() : 0));
+                    (schedule.learned ? schedule.learned->bytes() : 0) + schedule.long_offsets->bytes());
   const ErrorFlag<Device> errors(schedule.errors.data());
   // Malformed input is caught here (unless validate_indices is off, or
   // multiply has just checked the same views), and for a plan that keeps
@@ -274,7 +276,9 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
       const MaskedBins<Types, ExecSpace, AIn, BIn, CValues> masked{masks, check, A, B, ops, plan.c_row_map_, c_values};
       plan.stats_.numeric_pool_bytes = write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors,
                                                                                  "gustav::numeric", temp, masked);
-      bits = (all_masked ? 0 : read_flag(space, errors)) | check.read(space);
+      bits = (all_masked ? 0 : sum_stale_long_rows(space, schedule, ops, out, errors, read_flag(space, errors),
+                                                    "gustav::numeric", temp)) |
+             check.read(space);
       summed = true;
       if (learned_kept) plan.stats_.masks_bytes = masks.bytes();  // a copy made before they were learned
       if ((bits & error_structure_differs) && learned_kept) {
@@ -327,7 +331,7 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
             learning, in_table, fingerprint, A, B, ops, plan.c_row_map_, plan.c_entries_, c_values, errors};
         plan.stats_.numeric_pool_bytes = write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors,
                                                                                    "gustav::numeric", temp, learn);
-        bits = read_flag(space, errors);
+        bits = sum_stale_long_rows(space, schedule, ops, out, errors, read_flag(space, errors), "gustav::numeric", temp);
         if (bits == 0) {
           fingerprint.finish_take();
           learned->masks = learning;
@@ -341,10 +345,14 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
       } else {
         plan.stats_.numeric_pool_bytes =
             write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors, "gustav::numeric", temp);
-        bits = read_flag(space, errors);
+        bits = sum_stale_long_rows(space, schedule, ops, out, errors, read_flag(space, errors), "gustav::numeric", temp);
       }
     }
   }
+  // Offsets kept from a call that raised errors would be a malformed
+  // structure's; the next call computes them again.
+  if (bits) schedule.long_offsets->drop();
+  plan.stats_.long_row_offsets_bytes = schedule.long_offsets->bytes();
   raise_phase_errors(space, bits, A, B, who, true);
   plan.stats_.numeric_peak_temp_bytes = temp.peak();
 }

@@ -2,7 +2,8 @@
 /// Writes the rows of C on the hierarchical mapping, bin by bin of the
 /// plan's numeric schedule: the structure (gustav::symbolic), columns and
 /// values (gustav::multiply), or values into the plan's structure
-/// (gustav::numeric). Allocates nothing but the long rows' pool.
+/// (gustav::numeric). Allocates nothing but the long rows' pool (and, on a
+/// plan's first numeric call, the long rows' offsets it keeps).
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <string>
@@ -108,14 +109,41 @@ std::size_t write_rows_hierarchical(const ExecSpace& space, const Schedule& sche
       case RowLevel::team:
         run(std::integral_constant<RowLevel, RowLevel::team>{});
         break;
-      case RowLevel::long_row:
+      case RowLevel::long_row: {
+        LongRowKeptOffsets<typename Types::device_type>* kept = nullptr;
+        if constexpr (Output == RowOutput::reuse) kept = schedule.long_offsets.get();
         pool_bytes += run_long_rows<long_pass_for<Output>()>(space, ops, out, rows, n, schedule.products, bin,
-                                                             errors, LongRowCountOutputs<Types>{}, name, temp);
+                                                             errors, LongRowCountOutputs<Types>{}, name, temp, kept);
         break;
+      }
     }
   }
   side_by_side.join();
   return pool_bytes;
+}
+
+/// After a numeric call's error bits `bits` are read: where the long rows
+/// were walked with kept offsets that no longer fit the structure, sums
+/// those rows again with offsets computed anew (and kept), and returns the
+/// call's error bits without that mark. The walk with the stale offsets
+/// read real products only, so the errors it raised stand.
+template <class Types, class ExecSpace, class Schedule>
+std::int64_t sum_stale_long_rows(const ExecSpace& space, const Schedule& schedule, const ProductOperands<Types>& ops,
+                                 const RowWriter<ExecSpace, Types, RowOutput::reuse>& out,
+                                 const ErrorFlag<typename Types::device_type>& errors, std::int64_t bits,
+                                 const std::string& label, TempMemory& temp) {
+  if (!(bits & error_long_offsets_stale)) return bits;
+  schedule.long_offsets->drop();
+  Kokkos::deep_copy(space, errors, std::int64_t(0));
+  for (std::size_t b = 0; b < schedule.bins.size(); ++b) {
+    const RowBin& bin = schedule.bins[b];
+    const std::int64_t first = schedule.offsets[b], n = schedule.offsets[b + 1] - first;
+    if (n == 0 || bin.level != RowLevel::long_row) continue;
+    run_long_rows<LongPass::reuse>(space, ops, out, RowList<Types>(schedule.perm.data() + first, n), n,
+                                   schedule.products, bin, errors, LongRowCountOutputs<Types>{},
+                                   label + "::" + bin.name, temp, schedule.long_offsets.get());
+  }
+  return (bits & ~std::int64_t(error_long_offsets_stale)) | read_flag(space, errors);
 }
 
 }  // namespace gustav::detail

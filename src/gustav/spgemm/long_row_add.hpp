@@ -185,25 +185,31 @@ struct LongRowAdd {
 
 /// Runs the adding walk over all `count` long rows, after their columns are
 /// in C (values) or as C's known structure (reuse). `base` holds the rows,
-/// their product offsets and C.
+/// their product offsets and C; its slice_base is computed here unless
+/// `known_slices` (>= 0) says it holds that many slices already (offsets a
+/// plan kept: long_row_kept_offsets.hpp). Returns the slices.
 template <LongPass Pass, class ExecSpace, class Types, class Rows>
-void add_long_rows(const ExecSpace& space, const LongRowBatch<ExecSpace, Types, Rows, Pass>& base, std::int64_t count,
-                   const RowBin& bin, int lanes, const ErrorFlag<typename Types::device_type>& errors,
-                   const std::string& label) {
+std::int64_t add_long_rows(const ExecSpace& space, const LongRowBatch<ExecSpace, Types, Rows, Pass>& base,
+                           std::int64_t count, const RowBin& bin, int lanes,
+                           const ErrorFlag<typename Types::device_type>& errors, const std::string& label,
+                           std::int64_t known_slices = -1) {
   using Device = typename Types::device_type;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   using Slices = AddSlices<decltype(base.out), Rows>;
-  if (count == 0) return;
-  Kokkos::parallel_scan(
-      label + "::add_slice_base", light_launch(Range(space, 0, count + 1)),
-      LongRowSliceBase<Device, Slices>{base.offsets, count, Slices{base.out, base.rows, base.offsets.slice_products}});
-  // Read through the caller's stream, as the marking walks' slices are
-  // (long_row_passes.hpp): the launch's size is the last offset.
-  const Kokkos::View<std::int64_t, Kokkos::HostSpace> last(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::add_slices_host"));
-  Kokkos::deep_copy(space, last, Kokkos::subview(base.offsets.slice_base, count));
-  space.fence();
-  const std::int64_t slices = last();
+  if (count == 0) return 0;
+  std::int64_t slices = known_slices;
+  if (slices < 0) {
+    Kokkos::parallel_scan(
+        label + "::add_slice_base", light_launch(Range(space, 0, count + 1)),
+        LongRowSliceBase<Device, Slices>{base.offsets, count, Slices{base.out, base.rows, base.offsets.slice_products}});
+    // Read through the caller's stream, as the marking walks' slices are
+    // (long_row_passes.hpp): the launch's size is the last offset.
+    const Kokkos::View<std::int64_t, Kokkos::HostSpace> last(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::add_slices_host"));
+    Kokkos::deep_copy(space, last, Kokkos::subview(base.offsets.slice_base, count));
+    space.fence();
+    slices = last();
+  }
   const std::int64_t cols = base.ops.b_cols > 0 ? base.ops.b_cols : 1;
   // A rank per word where B fits one such window, else the wider layout.
   const std::size_t scratch = team_scratch_limit<ExecSpace>() - 16;
@@ -230,6 +236,7 @@ void add_long_rows(const ExecSpace& space, const LongRowBatch<ExecSpace, Types, 
   } else {
     add_with(RankedWindow{});
   }
+  return slices;
 }
 
 }  // namespace gustav::detail

@@ -17,6 +17,7 @@
 #include "gustav/common/launch.hpp"
 #include "gustav/spgemm/launch_teams.hpp"
 #include "gustav/spgemm/long_row_add.hpp"
+#include "gustav/spgemm/long_row_kept_offsets.hpp"
 #include "gustav/spgemm/long_row_kernels.hpp"
 
 namespace gustav::detail {
@@ -40,18 +41,39 @@ struct LongRowCountOutputs {
 
 /// Returns the pool bytes taken (already released). `products`: at least
 /// the rows' products (all of the product's will do), for the slices' size.
+/// `kept` (reuse only; may be null): the plan's keeping of the offsets,
+/// used where it holds them (with a check beside the walk) and filled
+/// where it does not.
 template <LongPass Pass, class Types, class ExecSpace>
 std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& ops,
                           const RowWriter<ExecSpace, Types, row_output<Pass>()>& out, const RowList<Types>& rows,
                           std::int64_t count, std::int64_t products, const RowBin& bin,
                           const ErrorFlag<typename Types::device_type>& errors,
-                          const LongRowCountOutputs<Types>& count_out, const std::string& label, TempMemory& temp) {
+                          const LongRowCountOutputs<Types>& count_out, const std::string& label, TempMemory& temp,
+                          LongRowKeptOffsets<typename Types::device_type>* kept = nullptr) {
   using Device = typename Types::device_type;
   using Batch = LongRowBatch<ExecSpace, Types, RowList<Types>, Pass>;
   using Window = typename Batch::Window;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   if (count == 0) return 0;
   const std::int64_t cols = std::max<std::int64_t>(ops.b_cols, 1);
+  // Lanes per worker: one on hosts, as launch_teams gives host teams, so
+  // the kernels that stride by their lanes agree with their policy.
+  const int lanes = is_host_space<ExecSpace>() ? 1 : bin.vector_length;
+  if constexpr (Pass == LongPass::reuse) {
+    if (kept && kept->kept(count)) {
+      // A repeat: no reduction, scans or reads back before the walk.
+      Batch base;
+      base.ops = ops;
+      base.out = out;
+      base.rows = rows;
+      base.offsets = kept->offsets();
+      Kokkos::parallel_for(label + "::kept_offsets_check", light_launch(Range(space, 0, count + kept->listed)),
+                           LongRowOffsetsCheck<Types, RowList<Types>>{ops, rows, base.offsets, errors, count});
+      add_long_rows<Pass>(space, base, count, bin, lanes, errors, label, kept->slices);
+      return 0;
+    }
+  }
 
   // The rows' entries of A, listed for the slices' offsets.
   std::int64_t listed = 0;
@@ -85,23 +107,44 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
   const std::int64_t windows = marks ? (cols + width - 1) / width : 0;
   const std::int64_t window_words = (width + 31) / 32;
 
-  // Lanes per worker: one on hosts, as launch_teams gives host teams, so
-  // the kernels that stride by their lanes agree with their policy.
-  const int lanes = is_host_space<ExecSpace>() ? 1 : bin.vector_length;
+  // A reuse that keeps its offsets computes them into the keeping (and
+  // where the budget leaves no room for it, keeps none).
+  bool keeping = false;
+  if constexpr (Pass == LongPass::reuse) {
+    if (kept) {
+      kept->drop();
+      try {
+        kept->storage = temp.allocate<Kokkos::View<std::int64_t*, Device>>(
+            space, "gustav::numeric::long_row_offsets", LongRowKeptOffsets<Device>::length(count, listed), false);
+        kept->listed = listed;
+        keeping = true;
+      } catch (const allocation_error&) {
+        kept->drop();
+      }
+    }
+  }
   auto take_all = [&](auto& a) {
     LongRowOffsets<Device> o;
     auto progress = a.template take<std::int64_t>(marks ? count : 0);
-    o.entry_base = a.template take<std::int64_t>(count + 1);
-    o.entry_products = a.template take<std::int64_t>(listed + 1);
-    o.slice_base = a.template take<std::int64_t>(count + 1);
+    if (keeping) {
+      kept->count = count;  // for offsets(); cleared again unless the walk is launched
+      o = kept->offsets();
+    } else {
+      o.entry_base = a.template take<std::int64_t>(count + 1);
+      o.entry_products = a.template take<std::int64_t>(listed + 1);
+      o.slice_base = a.template take<std::int64_t>(count + 1);
+    }
     o.slice_products = long_row_slice_products(space, products, bin.team_size, lanes);
     auto pool = a.template take<std::uint64_t>(marks ? static_cast<std::int64_t>(window_bytes / 8) * batch : 0);
     return std::make_tuple(progress, o, pool);
   };
   Arena<Device> measure;
   take_all(measure);
-  Arena<Device> arena(space, label + "::pool", measure.used(), temp);
+  // (A reuse that keeps its offsets takes nothing more.)
+  Arena<Device> arena;
+  if (measure.used() > 0) arena = Arena<Device>(space, label + "::pool", measure.used(), temp);
   auto [progress, offsets, pool] = take_all(arena);
+  if (keeping) kept->count = -1;
   if (marks) {
     Kokkos::deep_copy(space, progress, std::int64_t(0));
     // Bitmaps start at zero and are left so (see dense_window.hpp).
@@ -165,11 +208,19 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
       }
     }
   }
-  if constexpr (Pass == LongPass::reuse || Pass == LongPass::values)
-    add_long_rows<Pass>(space, base, count, bin, lanes, errors, label);
+  if constexpr (Pass == LongPass::reuse || Pass == LongPass::values) {
+    const std::int64_t slices = add_long_rows<Pass>(space, base, count, bin, lanes, errors, label);
+    if (keeping) {
+      kept->count = count;
+      kept->slices = slices;
+      kept->slice_products = offsets.slice_products;
+    }
+  }
   const std::size_t bytes = measure.used();
-  space.fence();
-  arena.release(temp);
+  if (measure.used() > 0) {
+    space.fence();
+    arena.release(temp);
+  }
   return bytes;
 }
 

@@ -17,6 +17,7 @@
 #include "gustav/spgemm/entry_masks.hpp"
 #include "gustav/spgemm/kept_structure_check.hpp"
 #include "gustav/spgemm/learned_masks.hpp"
+#include "gustav/spgemm/long_row_kept_offsets.hpp"
 #include "gustav/spgemm/product_positions.hpp"
 #include "gustav/spgemm/tier_kernel.hpp"
 
@@ -46,6 +47,10 @@ struct HierarchicalSchedule {
   /// The masks the first numeric call learns where neither of the above
   /// is kept (SpgemmOptions::learn_entry_masks; null where not asked).
   SharedLearnedMasks<Device> learned;
+  /// The long rows' offsets, kept by the first numeric call for the
+  /// repeats (long_row_kept_offsets.hpp; empty until then, and where the
+  /// schedule has no long rows).
+  SharedLongRowKeptOffsets<Device> long_offsets = std::make_shared<LongRowKeptOffsets<Device>>();
 };
 
 template <class Device, class Ordinal>

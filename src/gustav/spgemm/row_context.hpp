@@ -50,6 +50,9 @@ enum ErrorBits : int {
   error_bad_a = 8,               ///< A's row map or column indices are malformed
   error_bad_b = 16,              ///< B's row map or column indices are malformed
   error_structure_differs = 32,  ///< A's or B's structure is not that of a plan's kept positions
+  /// Not an error: the long rows' kept offsets (long_row_kept_offsets.hpp)
+  /// no longer fit the structure, and those rows are summed again.
+  error_long_offsets_stale = 64,
 };
 
 struct RowContext {

@@ -71,6 +71,9 @@ KOKKOS_INLINE_FUNCTION void for_thread_products(const Batch& batch, const SliceS
   // The listed entry holding product tb.
   const std::int64_t e_lo = last_at_most(o.entry_products, s.before + tb, s.e0, s.e1 - 1);
   std::int64_t j = s.a0 + (e_lo - s.e0);
+  // Past the row's end only where a plan's kept offsets no longer fit A
+  // (long_row_kept_offsets.hpp: the row is then summed again).
+  if (j >= s.a1) return;
   std::int64_t b0, b1;
   if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(j)), b0, b1)) bits |= error_bad_a;
   std::int64_t p = b0 + (tb - (o.entry_products(e_lo) - s.before));
