@@ -9,8 +9,10 @@
 ///
 /// Rebuilding reads the row's n columns once per slice, so a row's slices
 /// here are at least n products long (add_slice_products): the rebuild
-/// never costs more than the walk. Where B has more columns than a window
-/// takes, a slice builds and walks window after window.
+/// never costs more than the walk, except where that leaves the launch
+/// too few teams to fill the device (add_long_rows: slices of n / 2 then).
+/// Where B has more columns than a window takes, a slice builds and walks
+/// window after window.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -27,10 +29,21 @@
 
 namespace gustav::detail {
 
-/// Products per slice of the adding walk for a row with n entries of C.
-KOKKOS_INLINE_FUNCTION std::int64_t add_slice_products(std::int64_t base, std::int64_t n) {
-  return n > base ? n : base;
+/// Products per slice of the adding walk for a row with n entries of C:
+/// at least `base`, and at least n / `divisor`.
+KOKKOS_INLINE_FUNCTION std::int64_t add_slice_products(std::int64_t base, std::int64_t n, std::int64_t divisor) {
+  const std::int64_t floor = n / divisor;
+  return floor > base ? floor : base;
 }
+
+/// Where a walk with slices of at least n products has fewer slices than
+/// twice the teams the device holds at once, its slices take at least n /
+/// add_slice_divisor_few: on an H100, ia-wikiquote's A * A^T (hub rows of
+/// up to 20,000 entries of C) repeated in 0.377, 0.366 ms with slices of n,
+/// 0.324, 0.320 with n / 2, 0.330, 0.301 with n / 4; the one-shot numeric
+/// 0.50 -> 0.38. Where its slices are many already the rebuilds cost more
+/// than the teams gain (rmat:16:8 2.83 -> 2.86-2.95 ms with n / 2).
+constexpr std::int64_t add_slice_divisor_few = 2;
 
 /// The adding walk's slices of listed row r (LongRowSliceBase).
 template <class Writer, class Rows>
@@ -38,8 +51,9 @@ struct AddSlices {
   Writer out;
   Rows rows;
   std::int64_t base = long_row_slice_max;
+  std::int64_t divisor = 1;
   KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t r) const {
-    return add_slice_products(base, out.length(static_cast<std::int64_t>(rows(r))));
+    return add_slice_products(base, out.length(static_cast<std::int64_t>(rows(r))), divisor);
   }
 };
 
@@ -120,6 +134,7 @@ struct LongRowAdd {
   std::int64_t count = 0;  ///< long rows
   std::int64_t width = 0;  ///< columns of the scratch window, whole groups of Window's
   int lanes = 1;
+  std::int64_t divisor = 1;  ///< AddSlices' divisor
 
   static std::size_t scratch_bytes(std::int64_t width) { return Window::bytes(width) + 16; }
 
@@ -130,7 +145,7 @@ struct LongRowAdd {
     const std::int64_t listed = last_at_most(o.slice_base, g, 0, count - 1);
     const std::int64_t row = static_cast<std::int64_t>(batch.rows(listed));
     const std::int64_t start = batch.out.start(row), n = batch.out.length(row);
-    const std::int64_t size = add_slice_products(o.slice_products, n);
+    const std::int64_t size = add_slice_products(o.slice_products, n, divisor);
     const std::int64_t threads = static_cast<std::int64_t>(team.team_size()) * lanes;
     const SliceShare s = share_slice(batch, listed, (g - o.slice_base(listed)) * size, size, threads);
     Carver carver(static_cast<char*>(team.team_scratch(0).get_shmem_aligned(Window::bytes(width), 16)));
@@ -183,33 +198,44 @@ struct LongRowAdd {
   }
 };
 
+/// How the adding walk cut its rows: its slices and AddSlices' divisor.
+struct AddSliceCut {
+  std::int64_t slices = -1;  ///< -1: not cut yet
+  std::int64_t divisor = 1;
+};
+
 /// Runs the adding walk over all `count` long rows, after their columns are
 /// in C (values) or as C's known structure (reuse). `base` holds the rows,
 /// their product offsets and C; its slice_base is computed here unless
-/// `known_slices` (>= 0) says it holds that many slices already (offsets a
-/// plan kept: long_row_kept_offsets.hpp). Returns the slices.
+/// `known` says how it was cut already (offsets a plan kept:
+/// long_row_kept_offsets.hpp). Returns the cut.
 template <LongPass Pass, class ExecSpace, class Types, class Rows>
-std::int64_t add_long_rows(const ExecSpace& space, const LongRowBatch<ExecSpace, Types, Rows, Pass>& base,
-                           std::int64_t count, const RowBin& bin, int lanes,
-                           const ErrorFlag<typename Types::device_type>& errors, const std::string& label,
-                           std::int64_t known_slices = -1) {
+AddSliceCut add_long_rows(const ExecSpace& space, const LongRowBatch<ExecSpace, Types, Rows, Pass>& base,
+                          std::int64_t count, const RowBin& bin, int lanes,
+                          const ErrorFlag<typename Types::device_type>& errors, const std::string& label,
+                          AddSliceCut known = {}) {
   using Device = typename Types::device_type;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   using Slices = AddSlices<decltype(base.out), Rows>;
-  if (count == 0) return 0;
-  std::int64_t slices = known_slices;
-  if (slices < 0) {
-    Kokkos::parallel_scan(
-        label + "::add_slice_base", light_launch(Range(space, 0, count + 1)),
-        LongRowSliceBase<Device, Slices>{base.offsets, count, Slices{base.out, base.rows, base.offsets.slice_products}});
+  if (count == 0) return {0, 1};
+  AddSliceCut cut = known;
+  const auto cut_with = [&](std::int64_t divisor) {
+    Kokkos::parallel_scan(label + "::add_slice_base", light_launch(Range(space, 0, count + 1)),
+                          LongRowSliceBase<Device, Slices>{
+                              base.offsets, count, Slices{base.out, base.rows, base.offsets.slice_products, divisor}});
     // Read through the caller's stream, as the marking walks' slices are
     // (long_row_passes.hpp): the launch's size is the last offset.
     const Kokkos::View<std::int64_t, Kokkos::HostSpace> last(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::add_slices_host"));
     Kokkos::deep_copy(space, last, Kokkos::subview(base.offsets.slice_base, count));
     space.fence();
-    slices = last();
+    cut = AddSliceCut{last(), divisor};
+  };
+  if (cut.slices < 0) {
+    cut_with(1);
+    if (cut.slices < 2 * concurrent_teams(space, bin.team_size, lanes)) cut_with(add_slice_divisor_few);
   }
+  const std::int64_t slices = cut.slices;
   const std::int64_t cols = base.ops.b_cols > 0 ? base.ops.b_cols : 1;
   // A rank per word where B fits one such window, else the wider layout.
   const std::size_t scratch = team_scratch_limit<ExecSpace>() - 16;
@@ -227,7 +253,7 @@ std::int64_t add_long_rows(const ExecSpace& space, const LongRowBatch<ExecSpace,
   }
   const auto add_with = [&](auto window) {
     using Add = LongRowAdd<ExecSpace, Types, Rows, Pass, decltype(window)>;
-    Add add{base, errors, count, width, lanes};
+    Add add{base, errors, count, width, lanes, cut.divisor};
     launch_teams(space, label + "::add", add, bin.team_size, lanes, [&](int) { return slices; },
                  [&](int) { return Add::scratch_bytes(width); });
   };
@@ -236,7 +262,7 @@ std::int64_t add_long_rows(const ExecSpace& space, const LongRowBatch<ExecSpace,
   } else {
     add_with(RankedWindow{});
   }
-  return slices;
+  return cut;
 }
 
 }  // namespace gustav::detail

@@ -18,6 +18,7 @@
 
 #include "gustav/common/allocation.hpp"
 #include "gustav/common/search.hpp"
+#include "gustav/spgemm/long_row_add.hpp"
 #include "gustav/spgemm/long_row_kernels.hpp"
 #include "gustav/spgemm/product_walk.hpp"
 #include "gustav/spgemm/row_context.hpp"
@@ -29,7 +30,7 @@ struct LongRowKeptOffsets {
   Kokkos::View<std::int64_t*, Device> storage;  ///< entry_base, entry_products, slice_base
   std::int64_t count = -1;                       ///< long rows they were computed for (-1: none kept)
   std::int64_t listed = 0;                       ///< the rows' entries of A
-  std::int64_t slices = 0;                       ///< the adding walk's slices
+  AddSliceCut cut;                               ///< the adding walk's slices
   std::int64_t slice_products = 0;
 
   bool kept(std::int64_t rows) const { return count == rows && storage.data() != nullptr; }

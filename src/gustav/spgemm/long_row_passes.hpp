@@ -70,7 +70,7 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
       base.offsets = kept->offsets();
       Kokkos::parallel_for(label + "::kept_offsets_check", light_launch(Range(space, 0, count + kept->listed)),
                            LongRowOffsetsCheck<Types, RowList<Types>>{ops, rows, base.offsets, errors, count});
-      add_long_rows<Pass>(space, base, count, bin, lanes, errors, label, kept->slices);
+      add_long_rows<Pass>(space, base, count, bin, lanes, errors, label, kept->cut);
       return 0;
     }
   }
@@ -209,10 +209,10 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
     }
   }
   if constexpr (Pass == LongPass::reuse || Pass == LongPass::values) {
-    const std::int64_t slices = add_long_rows<Pass>(space, base, count, bin, lanes, errors, label);
+    const AddSliceCut cut = add_long_rows<Pass>(space, base, count, bin, lanes, errors, label);
     if (keeping) {
       kept->count = count;
-      kept->slices = slices;
+      kept->cut = cut;
       kept->slice_products = offsets.slice_products;
     }
   }
