@@ -36,7 +36,7 @@ struct LongRowKeptOffsets {
   bool kept(std::int64_t rows) const { return count == rows && storage.data() != nullptr; }
   std::size_t bytes() const { return view_bytes(storage); }
   void drop() {
-    storage = {};
+    storage = Kokkos::View<std::int64_t*, Device>();
     count = -1;
   }
   static std::int64_t length(std::int64_t rows, std::int64_t listed) { return 2 * (rows + 1) + listed + 1; }
