@@ -5,7 +5,8 @@
 /// long as the structures of A and B stay the same, and hand it to
 /// gustav::numeric as often as their values change. Copies share the
 /// scratch numeric calls use (an error flag, the fingerprint's parts and
-/// verdict), so one plan's numeric calls run one after another; calls that
+/// verdict, what the first call learns: entry masks, the long rows'
+/// offsets), so one plan's numeric calls run one after another; calls that
 /// must overlap take plans of their own.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
