@@ -17,7 +17,6 @@
 #include <memory>
 
 #include "gustav/common/allocation.hpp"
-#include "gustav/common/search.hpp"
 #include "gustav/spgemm/long_row_add.hpp"
 #include "gustav/spgemm/long_row_kernels.hpp"
 #include "gustav/spgemm/product_walk.hpp"
@@ -40,13 +39,16 @@ struct LongRowKeptOffsets {
     count = -1;
   }
   static std::int64_t length(std::int64_t rows, std::int64_t listed) { return 2 * (rows + 1) + listed + 1; }
-  /// The offsets as views into storage.
-  LongRowOffsets<Device> offsets() const {
+  /// The kept offsets as views into storage.
+  LongRowOffsets<Device> offsets() const { return views(count); }
+  /// Views into storage for `rows` long rows and `listed` entries (the
+  /// first call computes the offsets into them before they are kept).
+  LongRowOffsets<Device> views(std::int64_t rows) const {
     LongRowOffsets<Device> o;
     std::int64_t* p = storage.data();
-    o.entry_base = LongRowIndex<Device>(p, count + 1);
-    o.entry_products = LongRowIndex<Device>(p + count + 1, listed + 1);
-    o.slice_base = LongRowIndex<Device>(p + count + 1 + listed + 1, count + 1);
+    o.entry_base = LongRowIndex<Device>(p, rows + 1);
+    o.entry_products = LongRowIndex<Device>(p + rows + 1, listed + 1);
+    o.slice_base = LongRowIndex<Device>(p + rows + 1 + listed + 1, rows + 1);
     o.slice_products = slice_products;
     return o;
   }
@@ -74,11 +76,8 @@ struct LongRowOffsetsCheck {
       same = ops.a_row(static_cast<std::int64_t>(rows(i)), a0, a1) && a1 - a0 == o.entry_base(i + 1) - o.entry_base(i);
     } else {
       const std::int64_t e = i - count;
-      const std::int64_t r = last_at_most(o.entry_base, e, 0, count - 1);  // the row listing entry e
-      std::int64_t a0, a1, b0, b1;
-      const std::int64_t j = e - o.entry_base(r);
-      same = ops.a_row(static_cast<std::int64_t>(rows(r)), a0, a1) && j < a1 - a0 &&
-             ops.b_row(static_cast<std::int64_t>(ops.a_entries(a0 + j)), b0, b1) &&
+      std::int64_t b0, b1;
+      same = listed_entry_b_row(ops, rows, o.entry_base, count, e, b0, b1) &&
              b1 - b0 == o.entry_products(e + 1) - o.entry_products(e);
     }
     if (!same) Kokkos::atomic_fetch_or(&errors(), std::int64_t(error_long_offsets_stale));

@@ -418,6 +418,24 @@ struct LongRowEntryBase {
   }
 };
 
+/// Listed entry e's row of B, [b0, b1) (empty where false): false where
+/// the entry lies past its row of A (offsets made for another structure,
+/// long_row_kept_offsets.hpp), or its column is no row of B or B's row map
+/// is broken there.
+template <class Types, class Rows, class EntryBase>
+KOKKOS_INLINE_FUNCTION bool listed_entry_b_row(const ProductOperands<Types>& ops, const Rows& rows,
+                                               const EntryBase& entry_base, std::int64_t count, std::int64_t e,
+                                               std::int64_t& b0, std::int64_t& b1) {
+  const std::int64_t r = last_at_most(entry_base, e, 0, count - 1);  // the row listing entry e
+  const std::int64_t j = e - static_cast<std::int64_t>(entry_base(r));
+  std::int64_t a0, a1;
+  if (!ops.a_row(static_cast<std::int64_t>(rows(r)), a0, a1) || j >= a1 - a0) {
+    b0 = b1 = 0;
+    return false;
+  }
+  return ops.b_row(static_cast<std::int64_t>(ops.a_entries(a0 + j)), b0, b1);
+}
+
 /// entry_products(e): the products of the listed entries before e, counted
 /// over all rows (a row's own count is the difference from its first).
 template <class Types, class Rows>
@@ -431,11 +449,11 @@ struct LongRowEntryProducts {
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t e, std::int64_t& sum, bool final) const {
     if (final) offsets.entry_products(e) = sum;
     if (e == listed) return;
-    const std::int64_t lo = last_at_most(offsets.entry_base, e, 0, count - 1);  // the row listing entry e
-    std::int64_t a0, a1, b0, b1;
-    ops.a_row(static_cast<std::int64_t>(rows(lo)), a0, a1);
-    // A malformed entry counts no products (the slices never reach it): report it here.
-    if (!ops.b_row(static_cast<std::int64_t>(ops.a_entries(a0 + (e - offsets.entry_base(lo)))), b0, b1) && final)
+    // A malformed entry counts no products (the slices never reach it):
+    // report it here. (Entries are listed from A's rows as they are, so
+    // none lies past its row.)
+    std::int64_t b0, b1;
+    if (!listed_entry_b_row(ops, rows, offsets.entry_base, count, e, b0, b1) && final)
       Kokkos::atomic_fetch_or(&errors(), std::int64_t(error_bad_a));
     sum += b1 - b0;
   }

@@ -119,7 +119,7 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
         kept->listed = listed;
         keeping = true;
       } catch (const allocation_error&) {
-        kept->drop();
+        // Over the budget: this call computes them in its arena, as before.
       }
     }
   }
@@ -127,8 +127,7 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
     LongRowOffsets<Device> o;
     auto progress = a.template take<std::int64_t>(marks ? count : 0);
     if (keeping) {
-      kept->count = count;  // for offsets(); cleared again unless the walk is launched
-      o = kept->offsets();
+      o = kept->views(count);
     } else {
       o.entry_base = a.template take<std::int64_t>(count + 1);
       o.entry_products = a.template take<std::int64_t>(listed + 1);
@@ -144,7 +143,6 @@ std::size_t run_long_rows(const ExecSpace& space, const ProductOperands<Types>& 
   Arena<Device> arena;
   if (measure.used() > 0) arena = Arena<Device>(space, label + "::pool", measure.used(), temp);
   auto [progress, offsets, pool] = take_all(arena);
-  if (keeping) kept->count = -1;
   if (marks) {
     Kokkos::deep_copy(space, progress, std::int64_t(0));
     // Bitmaps start at zero and are left so (see dense_window.hpp).
