@@ -264,7 +264,13 @@ struct WritePass {
   /// in order and sorting it costs less than scanning the words between its
   /// lowest and highest; scans where those are at most this many words per
   /// set word apart; and descends the bitmap's summary levels otherwise.
-  static constexpr std::int64_t scan_words_per_set_word = 8;
+  /// Two threads of an AMD EPYC (1 MiB of L2 a core), 2026-12-06, one-shot
+  /// ms in alternating processes, 8 -> 4: rmat:16:2:5 47.1, 45.1, 45.3 ->
+  /// 44.6, 44.4, 43.2; ca-HepPh 42.1, 41.1, 45.4 -> 40.2, 39.0, 41.8;
+  /// lap3d:60 29.6, 29.9, 29.9 -> 29.0, 28.4, 27.4; seven others level. At 2,
+  /// ca-HepPh lost again (41.3, 42.1 -> 45.3, 44.8): a scan past a few empty
+  /// words costs less than a descent.
+  static constexpr std::int64_t scan_words_per_set_word = 4;
   /// A list of set words in which at most this many words come after a
   /// higher one is put in order by insertion: each such word moves at most
   /// the list's length, the others not at all.
