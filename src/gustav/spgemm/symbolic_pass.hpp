@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "gustav/accumulators/leveled_bitmap.hpp"
+#include "gustav/accumulators/ordered_words.hpp"
 #include "gustav/accumulators/two_level_hashmap.hpp"
 #include "gustav/analysis/tiers.hpp"
 #include "gustav/common/bits.hpp"
@@ -73,6 +74,7 @@ struct SymbolicPass {
     Carver c(nullptr);
     if constexpr (Fill) {
       LeveledBitmap::carve(c, (b_cols + 31) / 32);
+      c.take<Ordinal>((b_cols + 31) / 32 + 1);
     } else {
       c.take<std::uint32_t>((b_cols + 31) / 32);
       c.take<Ordinal>((b_cols + 31) / 32 + 1);
@@ -361,12 +363,29 @@ struct SymbolicPass {
     Carver c(ctx.chunk);
     if constexpr (Fill) {
       const LeveledBitmap bitmap = LeveledBitmap::carve(c, bitmap_words);
-      for_each_key([&](Ordinal w, std::uint32_t bits) { bitmap.set(w, bits); });
+      Ordinal* touched = c.take<Ordinal>(bitmap_words + 1);
+      std::int64_t set_words = 0;
+      if (a_streams_through_b()) {
+        // As the counting pass below: the test predicts well there, and
+        // keys adding nothing store nothing.
+        for_each_key([&](Ordinal w, std::uint32_t bits) {
+          const std::uint32_t before = bitmap.words[w];
+          if (bits & ~before) {
+            if (before == 0) touched[set_words++] = w;
+            bitmap.words[w] = before | bits;
+          }
+        });
+      } else {
+        for_each_key([&](Ordinal w, std::uint32_t bits) { set_words = mark_word(bitmap, touched, w, bits, set_words); });
+      }
+      // The write pass's read-out (ordered_words.hpp), columns only.
       std::int64_t out = static_cast<std::int64_t>(c_row_map(row));
-      bitmap.drain([&](std::int64_t w, std::uint32_t bits) {
-        for (; bits; bits &= bits - 1)
-          c_entries(out++) = static_cast<Ordinal>((w << column_set_shift) + lowest_bit32(bits));
+      const std::int64_t end = static_cast<std::int64_t>(c_row_map(row + 1));
+      emit_set_words_in_order<true>(bitmap, touched, set_words, bitmap_words, [&](std::int64_t w, std::uint32_t bits) {
+        bitmap.words[w] = 0;
+        out = write_word_columns(c_entries.data(), static_cast<Ordinal>(w << column_set_shift), bits, out, end);
       });
+      if (out != end) Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
     } else {
       std::uint32_t* words = c.take<std::uint32_t>(bitmap_words);
       Ordinal* touched = c.take<Ordinal>(bitmap_words + 1);

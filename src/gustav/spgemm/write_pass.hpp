@@ -40,6 +40,7 @@
 #include <cstdint>
 
 #include "gustav/accumulators/leveled_bitmap.hpp"
+#include "gustav/accumulators/ordered_words.hpp"
 #include "gustav/accumulators/ring_slot.hpp"
 #include "gustav/analysis/tiers.hpp"
 #include "gustav/common/bits.hpp"
@@ -260,21 +261,6 @@ struct WritePass {
                       rows_ahead(a_entries, prefetch_limit, b_row_map, b_entries, b_values), f);
   }
 
-  /// A row's read-out sorts its list of set words where the list is nearly
-  /// in order and sorting it costs less than scanning the words between its
-  /// lowest and highest; scans where those are at most this many words per
-  /// set word apart; and descends the bitmap's summary levels otherwise.
-  /// Two threads of an AMD EPYC (1 MiB of L2 a core), 2026-12-06, one-shot
-  /// ms in alternating processes, 8 -> 4: rmat:16:2:5 47.1, 45.1, 45.3 ->
-  /// 44.6, 44.4, 43.2; ca-HepPh 42.1, 41.1, 45.4 -> 40.2, 39.0, 41.8;
-  /// lap3d:60 29.6, 29.9, 29.9 -> 29.0, 28.4, 27.4; seven others level. At 2,
-  /// ca-HepPh lost again (41.3, 42.1 -> 45.3, 44.8): a scan past a few empty
-  /// words costs less than a descent.
-  static constexpr std::int64_t scan_words_per_set_word = 4;
-  /// A list of set words in which at most this many words come after a
-  /// higher one is put in order by insertion: each such word moves at most
-  /// the list's length, the others not at all.
-  static constexpr std::int64_t late_words_max = 4;
   /// Rows with at least this many products per entry of C test whether a
   /// product's column is new before setting it.
   static constexpr std::int64_t branching_products_per_entry = 4;
@@ -444,21 +430,26 @@ struct WritePass {
       });
     }
     std::int64_t out = start;
-    // Writes a word's columns and values in order and clears both.
-    read_out(d, set_words, [&](std::int64_t w, std::uint32_t word) {
+    // The columns first, a word at a time and without a branch on how many
+    // bits it has (write_word_columns); then the values, in C's order.
+    read_out<true>(d, set_words, [&](std::int64_t w, std::uint32_t word) {
       d.bitmap.words[w] = 0;
-      for (; word; word &= word - 1) {
-        const std::int64_t col = (w << column_set_shift) + lowest_bit32(word);
-        if (out < end) {
-          c_entries(out) = static_cast<Ordinal>(col);
-          c_values(out) = d.values[col];
-        }
-        d.values[col] = Scalar(0);
-        ++out;
-      }
+      out = write_word_columns(c_entries.data(), static_cast<Ordinal>(w << column_set_shift), word, out, end);
     });
-    if (out != end) Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
+    if (out != end) {
+      // The count pass disagrees with this walk: C's row holds columns that
+      // may not be the row's, so its values stay in the accumulator's way.
+      Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
+      for (std::int64_t t = 0; t < (bitmap_words << column_set_shift); ++t) d.values[t] = Scalar(0);
+      return;
+    }
+    for (std::int64_t i = start; i < end; ++i) {
+      const Ordinal col = c_entries(i);
+      c_values(i) = d.values[col];
+      d.values[col] = Scalar(0);
+    }
   }
+
 
   /// Rows of A streaming through an uncompressed B whose row of C has at
   /// most this many entries are listed (listed_row) rather than marked in
@@ -597,22 +588,19 @@ struct WritePass {
       for_each_product(row, [&](const auto, const auto p) { set_words = mark_column(d, b_entries(p), set_words); });
     }
     std::int64_t out = start;
-    read_out(d, set_words, [&](std::int64_t w, std::uint32_t word) {
+    // Columns as summed_row writes them (an empty word between set ones
+    // gets a rank no product asks for), then the row's values zeroed.
+    read_out<true>(d, set_words, [&](std::int64_t w, std::uint32_t word) {
       d.bitmap.words[w] = 0;
       d.ranks[w] = (static_cast<std::uint64_t>(out - start) << 32) | word;
-      for (; word; word &= word - 1) {
-        if (out < end) {
-          c_entries(out) = static_cast<Ordinal>((w << column_set_shift) + lowest_bit32(word));
-          c_values(out) = Scalar(0);
-        }
-        ++out;
-      }
+      out = write_word_columns(c_entries.data(), static_cast<Ordinal>(w << column_set_shift), word, out, end);
     });
     if (out != end) {
       // A rank past the row's end would add outside it.
       Kokkos::atomic_fetch_or(&errors(), int(error_table_full));
       return;
     }
+    for (std::int64_t i = start; i < end; ++i) c_values(i) = Scalar(0);
     for_each_product(row, [&](const auto j, const auto p) {
       const Ordinal col = b_entries(p);
       const std::uint64_t rank = d.ranks[col >> column_set_shift];
@@ -625,53 +613,23 @@ struct WritePass {
 
   /// Marks the runs of B's row k; returns the list's new length.
   KOKKOS_FORCEINLINE_FUNCTION std::int64_t mark_runs(const Dense& d, Ordinal k, std::int64_t set_words) const {
-    for (auto q = source.row_map(k); q < source.row_map(k + 1); ++q) {
-      const Ordinal w = source.keys(q);
-      const std::uint32_t before = d.bitmap.words[w];
-      d.bitmap.words[w] = before | source.masks(q);
-      d.touched[set_words] = w;
-      set_words += before == 0 ? 1 : 0;
-    }
+    for (auto q = source.row_map(k); q < source.row_map(k + 1); ++q)
+      set_words = mark_word(d.bitmap, d.touched, static_cast<Ordinal>(source.keys(q)), source.masks(q), set_words);
     return set_words;
   }
 
   /// Marks one column without a branch on whether it is new; returns the
   /// list's new length.
   KOKKOS_FORCEINLINE_FUNCTION std::int64_t mark_column(const Dense& d, Ordinal col, std::int64_t set_words) const {
-    const Ordinal w = col >> column_set_shift;
-    const std::uint32_t before = d.bitmap.words[w];
-    d.bitmap.words[w] = before | (std::uint32_t(1) << (col & ((1 << column_set_shift) - 1)));
-    d.touched[set_words] = w;
-    return set_words + (before == 0 ? 1 : 0);
+    return mark_word(d.bitmap, d.touched, static_cast<Ordinal>(col >> column_set_shift),
+                     std::uint32_t(1) << (col & ((1 << column_set_shift) - 1)), set_words);
   }
 
-  /// Calls emit(w, word) for the row's set words in ascending order. The
-  /// list is nearly in order where B's rows overlap (a stencil's rows), in
-  /// no order where they are random: count the words that come after a
-  /// higher one.
-  template <class Emit>
+  /// Calls emit(w, word) for the row's set words in ascending order
+  /// (ordered_words.hpp).
+  template <bool EmptyWords = false, class Emit>
   KOKKOS_INLINE_FUNCTION void read_out(const Dense& d, std::int64_t set_words, const Emit& emit) const {
-    std::int64_t lo = bitmap_words, hi = -1, late = 0;
-    for (std::int64_t t = 0; t < set_words; ++t) {
-      const std::int64_t w = d.touched[t];
-      late += w < hi ? 1 : 0;
-      lo = w < lo ? w : lo;
-      hi = w > hi ? w : hi;
-    }
-    const std::int64_t span = hi - lo + 1;
-    if (late <= late_words_max && set_words * (late + 1) < span) {
-      insertion_sort_pairs(d.touched, static_cast<int*>(nullptr), set_words);
-      for (std::int64_t t = 0; t < set_words; ++t) emit(d.touched[t], d.bitmap.words[d.touched[t]]);
-    } else if (span <= scan_words_per_set_word * set_words) {
-      for (std::int64_t w = lo; w <= hi; ++w)
-        if (d.bitmap.words[w]) emit(w, d.bitmap.words[w]);
-    } else {
-      // Scattered words: their summary levels, set from the list now rather
-      // than during the walk (a branch per product), give them in order
-      // without a sort.
-      for (std::int64_t t = 0; t < set_words; ++t) d.bitmap.mark_summaries(d.touched[t]);
-      d.bitmap.drain(lo, hi, emit);
-    }
+    emit_set_words_in_order<EmptyWords>(d.bitmap, d.touched, set_words, bitmap_words, emit);
   }
 };
 
