@@ -45,6 +45,21 @@ KOKKOS_FORCEINLINE_FUNCTION std::int64_t mark_word(const LeveledBitmap& bitmap, 
   return set_words + (before == 0 ? 1 : 0);
 }
 
+/// Sets `bits` in word w only where one of them is new, listing the word
+/// when it was empty: where A streams through B whether a key adds a column
+/// follows the same pattern from row to row, so the test predicts well and
+/// keys adding nothing store nothing. Returns the list's new length.
+template <class Ordinal>
+KOKKOS_FORCEINLINE_FUNCTION std::int64_t mark_new_bits(const LeveledBitmap& bitmap, Ordinal* touched, Ordinal w,
+                                                       std::uint32_t bits, std::int64_t set_words) {
+  const std::uint32_t before = bitmap.words[w];
+  if (bits & ~before) {
+    bitmap.words[w] = before | bits;
+    if (before == 0) touched[set_words++] = w;
+  }
+  return set_words;
+}
+
 /// Calls emit(w, word) for the row's set words in ascending order (the
 /// summary levels are set here, from the list, where they are descended).
 /// The list is nearly in order where B's rows overlap (a stencil's rows),

@@ -366,15 +366,7 @@ struct SymbolicPass {
       Ordinal* touched = c.take<Ordinal>(bitmap_words + 1);
       std::int64_t set_words = 0;
       if (a_streams_through_b()) {
-        // As the counting pass below: the test predicts well there, and
-        // keys adding nothing store nothing.
-        for_each_key([&](Ordinal w, std::uint32_t bits) {
-          const std::uint32_t before = bitmap.words[w];
-          if (bits & ~before) {
-            if (before == 0) touched[set_words++] = w;
-            bitmap.words[w] = before | bits;
-          }
-        });
+        for_each_key([&](Ordinal w, std::uint32_t bits) { set_words = mark_new_bits(bitmap, touched, w, bits, set_words); });
       } else {
         for_each_key([&](Ordinal w, std::uint32_t bits) { set_words = mark_word(bitmap, touched, w, bits, set_words); });
       }

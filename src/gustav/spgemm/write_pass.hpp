@@ -409,13 +409,8 @@ struct WritePass {
       // (rmat:14:8 30-31 -> 47-50 ms, rmat:16:2:5 38-40 -> 53-57).
       for_each_product(row, [&](const auto j, const auto p) {
         const Ordinal col = b_entries(p);
-        const Ordinal w = col >> column_set_shift;
-        const std::uint32_t bit = std::uint32_t(1) << (col & ((1 << column_set_shift) - 1));
-        const std::uint32_t before = d.bitmap.words[w];
-        if (!(before & bit)) {
-          d.bitmap.words[w] = before | bit;
-          if (before == 0) d.touched[set_words++] = w;
-        }
+        set_words = mark_new_bits(d.bitmap, d.touched, static_cast<Ordinal>(col >> column_set_shift),
+                                  std::uint32_t(1) << (col & ((1 << column_set_shift) - 1)), set_words);
         d.values[col] += a_values(j) * b_values(p);
       });
     } else {
@@ -471,7 +466,6 @@ struct WritePass {
       d.values[col] = Scalar(0);
     }
   }
-
 
   /// Rows of A streaming through an uncompressed B whose row of C has at
   /// most this many entries are listed (listed_row) rather than marked in
