@@ -266,6 +266,30 @@ TYPED_TEST(WriteRows, RowsOfAStreamingThroughBMatchTheReference) {
   }
 }
 
+// Where A does not stream through B, each set word's columns go to C four
+// at a time whatever the word holds, the next word's overwriting those past
+// its own, and only the row's last words (too near its end for four more)
+// go a column at a time; the plan's fill pass reads its rows out the same
+// way. B's rows are runs of 1 to 40 neighbouring columns from random starts,
+// so the words of a row of C hold from one column to all 32, and the rows
+// reach their ends on words of every size. B is compressed and not (its runs
+// mark the bitmap, or its entries do); the plan must give the same C.
+TYPED_TEST(WriteRows, WordsOfEveryColumnCountAreWrittenInOrder) {
+  if (!test_space_is_host) GTEST_SKIP() << "the write pass runs on the CPU's thread-per-row mapping";
+  const std::int64_t inner = 900, cols = 6000;
+  const auto A = this->rows_of_every_length(inner, 110);
+  const auto B = this->built(
+      inner, cols, 111, [](std::int64_t k) { return 1 + (k * 7) % 40; },
+      [&](std::int64_t k, std::int64_t t, Rng&) { return (k * 389) % (cols - 40) + t; });
+  for (const auto compression : {Compression::never, Compression::always}) {
+    SCOPED_TRACE(compression == Compression::never ? "B not compressed" : "B compressed");
+    SpgemmOptions options;
+    options.compression = compression;
+    this->expect_write_rows(A, B, options, "dense");
+    EXPECT_TRUE(this->plan_matches(A, B, options));
+  }
+}
+
 // Random rows of at most 64 products are sorted by a network padded to 8,
 // 16, 32 or 64 keys where a value per column of B passes a mebibyte, longer
 // ones summed: rows of every product count from none to 80 (one entry per
