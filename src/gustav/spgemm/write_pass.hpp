@@ -261,10 +261,6 @@ struct WritePass {
                       rows_ahead(a_entries, prefetch_limit, b_row_map, b_entries, b_values), f);
   }
 
-  /// Rows with at least this many products per entry of C test whether a
-  /// product's column is new before setting it.
-  static constexpr std::int64_t branching_products_per_entry = 4;
-
   KOKKOS_INLINE_FUNCTION void dense_row(const RowContext& ctx) const {
     const std::int64_t row = ctx.row;
     const std::int64_t start = static_cast<std::int64_t>(c_row_map(row));
@@ -396,17 +392,22 @@ struct WritePass {
         const Scalar a = a_values(j);
         for (auto p = b_row_map(k); p < b_row_map(k + 1); ++p) d.values[b_entries(p)] += a * b_values(p);
       }
-    } else if (a_streams_through_b() || row_products(row) >= branching_products_per_entry * (end - start)) {
-      // Most products add to a column already set, or whether a column is
-      // new follows the same pattern from one row to the next (A streaming
-      // through B): testing the bit first skips the bitmap's store, whose
-      // store-to-load chain would otherwise tie every product to the
-      // previous one of the same word, and the branch predicts well. Two
-      // threads of an AMD EPYC, 2026-11-29, the pass's fenced time in
-      // processes run in turn: lap3d:80's A * P (2.8 products an entry of
-      // C) 27-31 -> 23.5 ms, lap3d:60 19.2-19.9 -> 18.1-18.2; on random and
-      // power-law rows with fewer products an entry it mispredicts
-      // (rmat:14:8 30-31 -> 47-50 ms, rmat:16:2:5 38-40 -> 53-57).
+    } else if (a_streams_through_b()) {
+      // Whether a column is new follows the same pattern from one row to
+      // the next where A streams through B: testing the bit first skips the
+      // bitmap's store, whose store-to-load chain would otherwise tie every
+      // product to the previous one of the same word, and the branch
+      // predicts well. Two threads of an AMD EPYC, 2026-11-29, the pass's
+      // fenced time in processes run in turn: lap3d:80's A * P (2.8
+      // products an entry of C) 27-31 -> 23.5 ms, lap3d:60 19.2-19.9 ->
+      // 18.1-18.2; on random and power-law rows it mispredicts (rmat:14:8
+      // 30-31 -> 47-50 ms, rmat:16:2:5 38-40 -> 53-57). Elsewhere it
+      // mispredicts even where most products add to a column already set:
+      // the same machine, 2026-12-07, one-shot ms in alternating processes,
+      // rows of at least 4 products an entry testing first -> not:
+      // ca-HepPh (9.4 products an entry) 39.6, 41.6, 40.0 -> 37.9, 37.3,
+      // 36.9; rmat:14:8, rmat:16:2:5, bcsstk16, delaunay_n16, rmat:12:16,
+      // arrow:4000 and ia-wikiquote's A * A^T level.
       for_each_product(row, [&](const auto j, const auto p) {
         const Ordinal col = b_entries(p);
         set_words = mark_new_bits(d.bitmap, d.touched, static_cast<Ordinal>(col >> column_set_shift),
