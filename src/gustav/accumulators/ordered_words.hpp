@@ -126,4 +126,43 @@ KOKKOS_FORCEINLINE_FUNCTION std::int64_t write_word_columns(Ordinal* row, Ordina
   return out + count;
 }
 
+/// write_word_columns with each column's value beside it: values[column] is
+/// copied to `row_values` at the column's place and cleared. Lanes past the
+/// word's columns take its highest column (base + 31), either one of its
+/// columns, already copied and cleared, or an empty one, whose value is
+/// zero, so they only write places the next word overwrites.
+template <class Ordinal, class Scalar>
+KOKKOS_FORCEINLINE_FUNCTION std::int64_t write_word_entries(Ordinal* row, Scalar* row_values, Scalar* values,
+                                                            Ordinal base, std::uint32_t word, std::int64_t out,
+                                                            std::int64_t end) {
+  const int count = popcount32(word);
+  if (out + count + unrolled_word_columns <= end) {
+    Ordinal* to = row + out;
+    Scalar* to_value = row_values + out;
+    std::uint32_t m = word;
+    for (int i = 0; i < unrolled_word_columns; ++i, m &= m - 1) {
+      const Ordinal c = base + lowest_bit32(m | 0x80000000u);
+      to[i] = c;
+      to_value[i] = values[c];
+      values[c] = Scalar(0);
+    }
+    for (int i = unrolled_word_columns; m; ++i, m &= m - 1) {
+      const Ordinal c = base + lowest_bit32(m);
+      to[i] = c;
+      to_value[i] = values[c];
+      values[c] = Scalar(0);
+    }
+  } else {
+    for (std::int64_t at = out; word; word &= word - 1, ++at) {
+      const Ordinal c = base + lowest_bit32(word);
+      if (at < end) {
+        row[at] = c;
+        row_values[at] = values[c];
+      }
+      values[c] = Scalar(0);
+    }
+  }
+  return out + count;
+}
+
 }  // namespace gustav::detail
