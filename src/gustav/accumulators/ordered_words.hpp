@@ -3,7 +3,8 @@
 /// its leveled bitmap (leveled_bitmap.hpp) that the row set, listed as they
 /// were first touched, and then each word's columns written to C. The
 /// structure pass (symbolic_pass.hpp, fill) and the one-shot write pass
-/// (write_pass.hpp) both end their rows here.
+/// (write_pass.hpp) both end their rows here; they and the counting pass
+/// mark their words with mark_word and mark_new_bits.
 ///
 /// One thread owns the accumulator: no atomics.
 #include <Kokkos_Core.hpp>
@@ -37,10 +38,10 @@ constexpr std::int64_t late_words_max = 4;
 /// advancing the list's end. `touched` holds one slot more than the row can
 /// set. Returns the list's new length.
 template <class Ordinal>
-KOKKOS_FORCEINLINE_FUNCTION std::int64_t mark_word(const LeveledBitmap& bitmap, Ordinal* touched, Ordinal w,
-                                                   std::uint32_t bits, std::int64_t set_words) {
-  const std::uint32_t before = bitmap.words[w];
-  bitmap.words[w] = before | bits;
+KOKKOS_FORCEINLINE_FUNCTION std::int64_t mark_word(std::uint32_t* words, Ordinal* touched, Ordinal w, std::uint32_t bits,
+                                                   std::int64_t set_words) {
+  const std::uint32_t before = words[w];
+  words[w] = before | bits;
   touched[set_words] = w;
   return set_words + (before == 0 ? 1 : 0);
 }
@@ -50,11 +51,11 @@ KOKKOS_FORCEINLINE_FUNCTION std::int64_t mark_word(const LeveledBitmap& bitmap, 
 /// follows the same pattern from row to row, so the test predicts well and
 /// keys adding nothing store nothing. Returns the list's new length.
 template <class Ordinal>
-KOKKOS_FORCEINLINE_FUNCTION std::int64_t mark_new_bits(const LeveledBitmap& bitmap, Ordinal* touched, Ordinal w,
+KOKKOS_FORCEINLINE_FUNCTION std::int64_t mark_new_bits(std::uint32_t* words, Ordinal* touched, Ordinal w,
                                                        std::uint32_t bits, std::int64_t set_words) {
-  const std::uint32_t before = bitmap.words[w];
+  const std::uint32_t before = words[w];
   if (bits & ~before) {
-    bitmap.words[w] = before | bits;
+    words[w] = before | bits;
     if (before == 0) touched[set_words++] = w;
   }
   return set_words;
@@ -97,72 +98,63 @@ KOKKOS_INLINE_FUNCTION void emit_set_words_in_order(const LeveledBitmap& bitmap,
 /// Columns written for every word by write_word_columns, however few it holds.
 constexpr int unrolled_word_columns = 4;
 
-/// Writes the columns of word w (`base` = its first column) to `row[out]`
-/// on, in order, and returns the position after them. Where the row has
-/// room for unrolled_word_columns more past them, that many are written
-/// whatever the word holds, and the next word's columns overwrite those
-/// past its own: on power-law and random rows a word holds one to three
-/// columns, and a loop per bit mispredicts its end on about every word
-/// (two threads of an AMD EPYC, 2026-12-06, `gustav multiply --reps 5`,
-/// one-shot ms in alternating processes: rmat:16:2:5 46.8, 46.6 -> 42.4,
-/// 42.7; ca-HepPh 47.2, 46.1 -> 44.7, 44.6; rmat:14:8, lap3d:60,
-/// lap3d:40:27, lap2d:600:9, er:300000:6, delaunay_n16 within their
-/// spread). Nothing is written at or past `end`.
-template <class Ordinal>
-KOKKOS_FORCEINLINE_FUNCTION std::int64_t write_word_columns(Ordinal* row, Ordinal base, std::uint32_t word,
-                                                            std::int64_t out, std::int64_t end) {
+/// Calls put(i, c, inside) for the columns c of a word (`base` = its first
+/// column), i = 0, 1, ... their places in a row after `out`, in order, and
+/// returns the place after them. Where the row has room for
+/// unrolled_word_columns more past them, that many lanes are put whatever
+/// the word holds (inside = true), the lanes past its columns taking its
+/// highest column (base + 31), and the next word's columns overwrite those
+/// places: on power-law and random rows a word holds one to three columns,
+/// and a loop per bit mispredicts its end on about every word (two threads
+/// of an AMD EPYC, 2026-12-06, `gustav multiply --reps 5`, one-shot ms in
+/// alternating processes: rmat:16:2:5 46.8, 46.6 -> 42.4, 42.7; ca-HepPh
+/// 47.2, 46.1 -> 44.7, 44.6; rmat:14:8, lap3d:60, lap3d:40:27,
+/// lap2d:600:9, er:300000:6, delaunay_n16 within their spread). Near the
+/// row's end each column is put once, with inside = (out + i < end):
+/// nothing may be written at or past `end`.
+template <class Ordinal, class Put>
+KOKKOS_FORCEINLINE_FUNCTION std::int64_t put_word_columns(Ordinal base, std::uint32_t word, std::int64_t out,
+                                                          std::int64_t end, const Put& put) {
   const int count = popcount32(word);
   if (out + count + unrolled_word_columns <= end) {
-    Ordinal* to = row + out;
     std::uint32_t m = word;
-    // The top bit keeps an empty word's lowest bit defined; the columns it
-    // gives are overwritten.
-    for (int i = 0; i < unrolled_word_columns; ++i, m &= m - 1) to[i] = base + lowest_bit32(m | 0x80000000u);
-    for (int i = unrolled_word_columns; m; ++i, m &= m - 1) to[i] = base + lowest_bit32(m);
+    // The top bit keeps an empty word's lowest bit defined.
+    for (int i = 0; i < unrolled_word_columns; ++i, m &= m - 1) put(i, base + lowest_bit32(m | 0x80000000u), true);
+    for (int i = unrolled_word_columns; m; ++i, m &= m - 1) put(i, base + lowest_bit32(m), true);
   } else {
-    for (std::int64_t at = out; word; word &= word - 1, ++at)
-      if (at < end) row[at] = base + lowest_bit32(word);
+    for (int i = 0; word; word &= word - 1, ++i) put(i, base + lowest_bit32(word), out + i < end);
   }
   return out + count;
 }
 
+/// Writes the columns of word w to `row` (put_word_columns).
+template <class Ordinal>
+KOKKOS_FORCEINLINE_FUNCTION std::int64_t write_word_columns(Ordinal* row, Ordinal base, std::uint32_t word,
+                                                            std::int64_t out, std::int64_t end) {
+  Ordinal* const to = row + out;
+  return put_word_columns(base, word, out, end, [&](int i, Ordinal c, bool inside) {
+    if (inside) to[i] = c;
+  });
+}
+
 /// write_word_columns with each column's value beside it: values[column] is
-/// copied to `row_values` at the column's place and cleared. Lanes past the
-/// word's columns take its highest column (base + 31), either one of its
-/// columns, already copied and cleared, or an empty one, whose value is
-/// zero, so they only write places the next word overwrites.
+/// copied to `row_values` at the column's place and cleared, inside the row
+/// or not. A lane past the word's columns takes its highest column, either
+/// one of its columns, already copied and cleared, or an empty one, whose
+/// value is zero.
 template <class Ordinal, class Scalar>
 KOKKOS_FORCEINLINE_FUNCTION std::int64_t write_word_entries(Ordinal* row, Scalar* row_values, Scalar* values,
                                                             Ordinal base, std::uint32_t word, std::int64_t out,
                                                             std::int64_t end) {
-  const int count = popcount32(word);
-  if (out + count + unrolled_word_columns <= end) {
-    Ordinal* to = row + out;
-    Scalar* to_value = row_values + out;
-    std::uint32_t m = word;
-    for (int i = 0; i < unrolled_word_columns; ++i, m &= m - 1) {
-      const Ordinal c = base + lowest_bit32(m | 0x80000000u);
+  Ordinal* const to = row + out;
+  Scalar* const to_value = row_values + out;
+  return put_word_columns(base, word, out, end, [&](int i, Ordinal c, bool inside) {
+    if (inside) {
       to[i] = c;
       to_value[i] = values[c];
-      values[c] = Scalar(0);
     }
-    for (int i = unrolled_word_columns; m; ++i, m &= m - 1) {
-      const Ordinal c = base + lowest_bit32(m);
-      to[i] = c;
-      to_value[i] = values[c];
-      values[c] = Scalar(0);
-    }
-  } else {
-    for (std::int64_t at = out; word; word &= word - 1, ++at) {
-      const Ordinal c = base + lowest_bit32(word);
-      if (at < end) {
-        row[at] = c;
-        row_values[at] = values[c];
-      }
-      values[c] = Scalar(0);
-    }
-  }
-  return out + count;
+    values[c] = Scalar(0);
+  });
 }
 
 }  // namespace gustav::detail

@@ -366,9 +366,9 @@ struct SymbolicPass {
       Ordinal* touched = c.take<Ordinal>(bitmap_words + 1);
       std::int64_t set_words = 0;
       if (a_streams_through_b()) {
-        for_each_key([&](Ordinal w, std::uint32_t bits) { set_words = mark_new_bits(bitmap, touched, w, bits, set_words); });
+        for_each_key([&](Ordinal w, std::uint32_t bits) { set_words = mark_new_bits(bitmap.words, touched, w, bits, set_words); });
       } else {
-        for_each_key([&](Ordinal w, std::uint32_t bits) { set_words = mark_word(bitmap, touched, w, bits, set_words); });
+        for_each_key([&](Ordinal w, std::uint32_t bits) { set_words = mark_word(bitmap.words, touched, w, bits, set_words); });
       }
       // The write pass's read-out (ordered_words.hpp), columns only.
       std::int64_t out = static_cast<std::int64_t>(c_row_map(row));
@@ -382,27 +382,11 @@ struct SymbolicPass {
       std::uint32_t* words = c.take<std::uint32_t>(bitmap_words);
       Ordinal* touched = c.take<Ordinal>(bitmap_words + 1);
       std::int64_t used = 0, nnz = 0;
+      // Test first only where A streams through B (mark_new_bits, mark_word).
       if (a_streams_through_b()) {
-        // Whether a key adds a column follows the same pattern from one row
-        // to the next where A streams through B: the branch predicts well
-        // and keys adding nothing store nothing.
-        for_each_key([&](Ordinal w, std::uint32_t bits) {
-          const std::uint32_t before = words[w];
-          if (bits & ~before) {
-            if (before == 0) touched[used++] = w;
-            words[w] = before | bits;
-          }
-        });
+        for_each_key([&](Ordinal w, std::uint32_t bits) { used = mark_new_bits(words, touched, w, bits, used); });
       } else {
-        // No branch on whether the word is new (it would mispredict on about
-        // every other key of a sparse row): its index goes into the list's
-        // spare slot either way and is kept by advancing the list's end.
-        for_each_key([&](Ordinal w, std::uint32_t bits) {
-          const std::uint32_t before = words[w];
-          touched[used] = w;
-          used += before == 0 ? 1 : 0;
-          words[w] = before | bits;
-        });
+        for_each_key([&](Ordinal w, std::uint32_t bits) { used = mark_word(words, touched, w, bits, used); });
       }
       // The row's columns are counted once per set word as it is cleared,
       // not per key: a row of many keys per column (ca-HepPh: 2,165 keys,

@@ -410,7 +410,7 @@ struct WritePass {
       // arrow:4000 and ia-wikiquote's A * A^T level.
       for_each_product(row, [&](const auto j, const auto p) {
         const Ordinal col = b_entries(p);
-        set_words = mark_new_bits(d.bitmap, d.touched, static_cast<Ordinal>(col >> column_set_shift),
+        set_words = mark_new_bits(d.bitmap.words, d.touched, static_cast<Ordinal>(col >> column_set_shift),
                                   std::uint32_t(1) << (col & ((1 << column_set_shift) - 1)), set_words);
         d.values[col] += a_values(j) * b_values(p);
       });
@@ -627,14 +627,14 @@ struct WritePass {
   /// Marks the runs of B's row k; returns the list's new length.
   KOKKOS_FORCEINLINE_FUNCTION std::int64_t mark_runs(const Dense& d, Ordinal k, std::int64_t set_words) const {
     for (auto q = source.row_map(k); q < source.row_map(k + 1); ++q)
-      set_words = mark_word(d.bitmap, d.touched, static_cast<Ordinal>(source.keys(q)), source.masks(q), set_words);
+      set_words = mark_word(d.bitmap.words, d.touched, static_cast<Ordinal>(source.keys(q)), source.masks(q), set_words);
     return set_words;
   }
 
   /// Marks one column without a branch on whether it is new; returns the
   /// list's new length.
   KOKKOS_FORCEINLINE_FUNCTION std::int64_t mark_column(const Dense& d, Ordinal col, std::int64_t set_words) const {
-    return mark_word(d.bitmap, d.touched, static_cast<Ordinal>(col >> column_set_shift),
+    return mark_word(d.bitmap.words, d.touched, static_cast<Ordinal>(col >> column_set_shift),
                      std::uint32_t(1) << (col & ((1 << column_set_shift) - 1)), set_words);
   }
 
