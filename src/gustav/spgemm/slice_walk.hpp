@@ -7,7 +7,14 @@
 /// one entry ahead, to keep more loads in flight (Nsight Compute had the
 /// adding walk on rmat:18:4's long rows waiting on L1TEX for 65 % of its
 /// cycles). Slower where it was not level: rmat:16:8 2.61 -> 3.45,
-/// arrow:10000 2.00 -> 2.25, rmat:20:2 27.0 -> 30.4.
+/// arrow:10000 2.00 -> 2.25, rmat:20:2 27.0 -> 30.4. And (H100, 2026-12-07,
+/// one binary, reuse ms) the whole team taking a slice's products through
+/// a stage of up to 256 of its entries in scratch (each entry's first
+/// product, row of B and A's value), thread t taking products t, t + 256,
+/// ... found by a binary search in the stage, so that no thread waits on
+/// an entry's column and row bounds between products: rmat:18:4 8.09 ->
+/// 7.98, but rmat:16:8 2.74 -> 2.87, arrow:10000 2.02 -> 2.43, ca-HepPh
+/// 0.519 -> 0.577 (two barriers per stage and a search per product).
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
