@@ -36,7 +36,7 @@ enum class Accumulator {
   /// colouring's cost grows with the square of the rows holding a column,
   /// and on power-law products it is many times the product's.
   /// keep_product_positions and co_execution are ignored. Slower than the defaults on every
-  /// product measured so far, one-shot and reuse (README, Performance): a
+  /// product measured so far, one-shot and reuse (docs/performance_log.md): a
   /// reference point for cross-architecture comparisons.
   mcr,
   /// As `mcr`, with each group's rows ordered by colour, then row index

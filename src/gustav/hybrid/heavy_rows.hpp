@@ -181,7 +181,7 @@ inline HeavySplit choose_heavy_split(const std::vector<std::int64_t>& hist, std:
 }
 
 /// What CoExecution::automatic assumes, measured on an H200 and its 16-core
-/// host (README, Performance): the device multiplies R-MAT graphs at about
+/// host (docs/performance_log.md, co-execution): the device multiplies R-MAT graphs at about
 /// 2e10 products a second, the host their heavy parts (hub rows, few and
 /// long) at about 1.1e7 a thread, and a split costs about 3 ms before its
 /// parts start (analysis, copies, the device's thread) and the merge after.
