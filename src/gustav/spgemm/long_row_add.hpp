@@ -198,6 +198,20 @@ struct LongRowAdd {
   }
 };
 
+/// The adding walk on GPUs runs at most add_team_threads threads a team
+/// and at least add_teams_per_sm teams a multiprocessor: 64 registers a
+/// thread, where it took 70-78 and three teams of 256 held an SM. It then
+/// waits on its loads with a third more warps (ptxas: no spills in the
+/// repeat's walk, 16 bytes in one of the one-shot's windows). Measured
+/// on an H100 (2026-12-07, `gustav multiply --reps 5`, one binary, four
+/// processes each, reuse ms, unbounded -> bounded): rmat:18:4 6.44-6.49 ->
+/// 6.13-6.19, rmat:16:8 2.73-2.76 -> 2.56-2.57, arrow:10000 2.04-2.06 ->
+/// 1.99-2.01; ca-HepPh and ia-wikiquote's A * A^T level (0.52-0.55 and
+/// 0.23-0.31 either way). One-shot rmat:18:4 19.3-19.6 -> 18.3-19.6 ms.
+/// Five or six teams (51 or 40 registers) spilled and were slower.
+constexpr int add_team_threads = 256;
+constexpr int add_teams_per_sm = 4;
+
 /// How the adding walk cut its rows: its slices and AddSlices' divisor.
 struct AddSliceCut {
   std::int64_t slices = -1;  ///< -1: not cut yet
@@ -254,8 +268,14 @@ AddSliceCut add_long_rows(const ExecSpace& space, const LongRowBatch<ExecSpace, 
   const auto add_with = [&](auto window) {
     using Add = LongRowAdd<ExecSpace, Types, Rows, Pass, decltype(window)>;
     Add add{base, errors, count, width, lanes, cut.divisor};
-    launch_teams(space, label + "::add", add, bin.team_size, lanes, [&](int) { return slices; },
-                 [&](int) { return Add::scratch_bytes(width); });
+    const auto league = [&](int) { return slices; };
+    const auto scratch = [&](int) { return Add::scratch_bytes(width); };
+    if constexpr (!is_host_space<ExecSpace>()) {
+      using Bounded = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<add_team_threads, add_teams_per_sm>>;
+      launch_teams_on<Bounded>(space, label + "::add", add, bin.team_size, lanes, league, scratch);
+    } else {
+      launch_teams(space, label + "::add", add, bin.team_size, lanes, league, scratch);
+    }
   };
   if (wide) {
     add_with(WideRankedWindow{});

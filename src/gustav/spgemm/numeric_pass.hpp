@@ -142,6 +142,14 @@ struct NumericPass {
   /// there: ~s falls on slot (ring_mask - s), never s, the width being
   /// even. (One mark for every slot, such as -1, would match a malformed
   /// column equal to it on the slot that column falls on.)
+  /// Tried and dropped (two threads of an AMD EPYC, 2026-12-07, numeric-only
+  /// reuse ms, alternating processes): slots holding the column's entry of
+  /// C instead of its value, products adding into C's row, no read-out and
+  /// no clearing (a slot's entry outside the row's range told another
+  /// row's): lap3d:60 10.0, 10.2 -> 9.5, 9.4 and lap2d:800:5 level, but
+  /// band:300000:5 18.7, 18.9 -> 21.2, 21.0 and lap3d:120's A * P 43.6,
+  /// 44.2 -> 46.1, 50.7: each add waits on the slot's entry before its
+  /// load of C.
   using RingSlot = detail::RingSlot<Scalar, Ordinal>;
   struct Ring {
     std::uint64_t* ready;

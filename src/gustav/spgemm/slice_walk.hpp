@@ -14,7 +14,13 @@
 /// ... found by a binary search in the stage, so that no thread waits on
 /// an entry's column and row bounds between products: rmat:18:4 8.09 ->
 /// 7.98, but rmat:16:8 2.74 -> 2.87, arrow:10000 2.02 -> 2.43, ca-HepPh
-/// 0.519 -> 0.577 (two barriers per stage and a search per product).
+/// 0.519 -> 0.577 (two barriers per stage and a search per product). And
+/// (H100, 2026-12-07, two binaries, reuse ms, light launch) each listed
+/// entry's row of B read from a start kept beside entry_products (8 bytes
+/// an entry), so that no entry waits on A's column and then B's row map:
+/// rmat:18:4 6.45, 6.49 -> 6.35, 6.30, but arrow:10000 2.05, 2.06 -> 2.34,
+/// 2.32 and rmat:16:8 2.73, 2.74 -> 2.82, 2.83 (under the walk's launch
+/// bounds, long_row_add.hpp, rmat:18:4 6.15, 6.19 -> 6.32, 6.34).
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
