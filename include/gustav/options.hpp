@@ -195,6 +195,11 @@ struct SpgemmOptions {
   /// gustav::plan_mismatch only where a product falls outside C) and the
   /// plan drops the masks. Not learned where keep_entry_masks says why
   /// masks are not kept, or where the first call finds a fault.
+  /// On the CPUs' thread-per-row mapping the first numeric call learns
+  /// them where every row of C has at most 64 entries and sort_rows is on
+  /// (a word of 4 or 8 bytes per entry of A, masks_bytes, within the
+  /// budget); their sums compare each product's column with C's as they
+  /// go instead of taking a fingerprint, with the same contract.
   bool learn_entry_masks = true;
 
   /// CPU and GPU together (see CoExecution). The host part's plan follows

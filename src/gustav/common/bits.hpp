@@ -31,6 +31,24 @@ KOKKOS_INLINE_FUNCTION int lowest_bit32(std::uint32_t x) {
 #endif
 }
 
+/// Number of set bits of a 64-bit mask.
+KOKKOS_INLINE_FUNCTION int popcount64(std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  return __popcll(x);
+#else
+  return popcount32(static_cast<std::uint32_t>(x)) + popcount32(static_cast<std::uint32_t>(x >> 32));
+#endif
+}
+
+/// Index of the lowest set bit of a non-zero 64-bit mask.
+KOKKOS_INLINE_FUNCTION int lowest_bit64(std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  return __ffsll(static_cast<long long>(x)) - 1;
+#else
+  return __builtin_ctzll(x);
+#endif
+}
+
 /// Smallest power of two >= x (x >= 1); 1 for x <= 1.
 KOKKOS_INLINE_FUNCTION std::int64_t next_pow2(std::int64_t x) {
   std::int64_t p = 1;

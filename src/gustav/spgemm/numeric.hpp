@@ -14,6 +14,7 @@
 #include "gustav/spgemm/kernel_errors.hpp"
 #include "gustav/spgemm/mapping.hpp"
 #include "gustav/spgemm/numeric_pass.hpp"
+#include "gustav/spgemm/sum_row_masks.hpp"
 #include "gustav/spgemm/tier_kernel.hpp"
 #include "gustav/validation/empty_rows_check.hpp"
 #include "gustav/validation/validate_csr.hpp"
@@ -90,6 +91,16 @@ void numeric_impl(const ExecSpace& space, const Plan& plan, const AIn& A, const 
   if (schedule.colours.used) {
     numeric_by_colour<Types>(space, plan, A, B, c_values, who);
     return;
+  }
+
+  // Short rows of C on CPUs: from the masks the first call learned
+  // (sum_row_masks.hpp), which check what they read; where they do not
+  // serve, the default path below sums the call and names any fault.
+  if constexpr (is_host_space<ExecSpace>()) {
+    TempMemory masks_temp;
+    masks_temp.set_budget(plan.options_.memory_budget_bytes);
+    masks_temp.add_resident(view_bytes(schedule.binning.perm));
+    if (passes_run && numeric_by_row_masks<Types>(space, plan, A, B, c_values, masks_temp)) return;
   }
 
   const Mapping mapping = choose_mapping(space, plan.options_);

@@ -19,6 +19,7 @@
 #include "gustav/spgemm/learned_masks.hpp"
 #include "gustav/spgemm/long_row_kept_offsets.hpp"
 #include "gustav/spgemm/product_positions.hpp"
+#include "gustav/spgemm/row_masks.hpp"
 #include "gustav/spgemm/tier_kernel.hpp"
 
 namespace gustav::detail {
@@ -72,6 +73,11 @@ struct NumericSchedule {
   std::int64_t ring_width = 0;
   /// DenseRows::hashed: log2 of the table's slots (0 otherwise).
   int hash_log2_slots = 0;
+  /// The longest row of C.
+  std::int64_t max_row_nnz = 0;
+  /// The thread-per-row mapping's entries' masks, learned by the first
+  /// numeric call (row_masks.hpp; null where they cannot apply).
+  SharedRowMasks<Device> row_masks;
 };
 
 }  // namespace gustav::detail

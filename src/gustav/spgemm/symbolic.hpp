@@ -300,6 +300,14 @@ std::int64_t plan_numeric(const ExecSpace& space, Plan& plan, const Mapping& map
                                    schedule.tiers, "gustav::symbolic::numeric_bins", temp);
   plan.stats_.numeric_bins = bin_uses(schedule.tiers, schedule.binning.offsets);
   plan.stats_.numeric_pool_bytes = 0;
+  // CPU plans whose rows of C all fit a 64-bit word learn the entries'
+  // masks in their first numeric call (row_masks.hpp); C's rows must be
+  // sorted for a bit's position to be a column's.
+  schedule.max_row_nnz = max_nnz;
+  schedule.row_masks = nullptr;
+  if (is_host_space<ExecSpace>() && mapping.one_thread_per_row && options.learn_entry_masks && options.sort_rows &&
+      max_nnz > 0 && max_nnz <= RowMasks<typename Types::device_type>::max_row)
+    schedule.row_masks = std::make_shared<RowMasks<typename Types::device_type>>();
   return max_nnz;
 }
 
