@@ -6,7 +6,6 @@
 // whose products stay inside C's is summed (and the masks dropped), one
 // whose products leave it raises plan_mismatch.
 #include <algorithm>
-#include <set>
 #include <string>
 
 #include "gustav/common/launch.hpp"
@@ -35,28 +34,6 @@ class LearnedMasks : public KeptProductsTest<C> {
   /// tables add with atomics (any order); CPUs sum every row in one order.
   static std::int64_t same_bits_up_to() {
     return gustav::detail::is_host_space<TestSpace>() ? -1 : gustav::detail::EntryMasks<Kokkos::HostSpace>::max_row;
-  }
-
-  /// B with the first entry of one of its rows moved to a column that no
-  /// row of C using that row of B has: a product outside the plan's C.
-  Host with_a_product_outside(const Host& A, const Host& B) {
-    const auto k = static_cast<O>(this->first_row_of_two(B));
-    std::set<std::int64_t> reached;
-    for (std::size_t i = 0; i + 1 < A.row_map.size(); ++i) {
-      bool uses = false;
-      for (auto j = A.row_map[i]; j < A.row_map[i + 1]; ++j) uses = uses || A.entries[j] == k;
-      if (!uses) continue;
-      for (auto j = A.row_map[i]; j < A.row_map[i + 1]; ++j) {
-        const auto r = static_cast<std::size_t>(A.entries[j]);
-        for (auto p = B.row_map[r]; p < B.row_map[r + 1]; ++p) reached.insert(static_cast<std::int64_t>(B.entries[p]));
-      }
-    }
-    std::int64_t outside = 0;
-    while (reached.count(outside)) ++outside;
-    EXPECT_LT(outside, B.num_cols) << "every column is reached";
-    Host moved = B;
-    moved.entries[static_cast<std::size_t>(B.row_map[k])] = static_cast<O>(outside);
-    return moved;
   }
 };
 TYPED_TEST_SUITE(LearnedMasks, AllConfigs, ConfigNames);
@@ -92,44 +69,19 @@ TYPED_TEST(LearnedMasks, RowsOfEveryWidthSum) {
 }
 
 TYPED_TEST(LearnedMasks, CopiesOfThePlanShareThem) {
-  const auto A = this->random(400, 400, 6, 550);
-  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(A), TestFixture::hierarchical());
-  const auto copy = plan;
-  auto product = TestFixture::Run::numeric(plan, this->device(A), this->device(A));
-  EXPECT_GT(plan.stats().masks_bytes, 0u);
-  const auto A2 = with_new_values(A, 551);
-  TestFixture::Run::refill(copy, this->device(A2), this->device(A2), product);
-  EXPECT_TRUE(this->matches(product, A2, A2));
-  EXPECT_EQ(copy.stats().masks_bytes, plan.stats().masks_bytes);
+  this->expect_copies_share_masks(TestFixture::hierarchical(), this->random(400, 400, 6, 550), 551);
 }
 
 TYPED_TEST(LearnedMasks, AChangedStructureKeepsTheDefaultContract) {
-  const auto A = this->random(150, 150, 8, 560);
-  const auto B = this->random(150, 150, 8, 561);
-  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), TestFixture::hierarchical());
-  auto product = TestFixture::Run::numeric(plan, this->device(A), this->device(B));
-  ASSERT_GT(plan.stats().masks_bytes, 0u);
-  // Two columns of a row of B swapped: every product stays inside C's
-  // structure, so the default path sums it; the masks no longer say where.
-  const auto swapped = this->with_two_swapped(B, this->first_row_of_two(B));
-  EXPECT_NO_THROW(TestFixture::Run::refill(plan, this->device(A), this->device(swapped), product));
-  EXPECT_TRUE(this->matches(product, A, swapped));
-  EXPECT_EQ(plan.stats().masks_bytes, 0u) << "the masks are dropped";
-  // A product outside C is refused, as without masks.
-  const auto outside = this->with_a_product_outside(A, B);
-  EXPECT_THROW(TestFixture::Run::refill(plan, this->device(A), this->device(outside), product), gustav::plan_mismatch);
-  // And the plan goes on by the default path.
-  const auto A2 = with_new_values(A, 562);
-  TestFixture::Run::refill(plan, this->device(A2), this->device(B), product);
-  EXPECT_TRUE(this->matches(product, A2, B));
-  EXPECT_EQ(plan.stats().masks_bytes, 0u);
+  this->expect_changed_structure_keeps_the_default_contract(
+      TestFixture::hierarchical(), this->random(150, 150, 8, 560), this->random(150, 150, 8, 561), 562);
 }
 
 TYPED_TEST(LearnedMasks, AProductOutsideCInTheFirstCallIsRefusedAndNothingLearned) {
   const auto A = this->random(150, 150, 8, 570);
   const auto B = this->random(150, 150, 8, 571);
   const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), TestFixture::hierarchical());
-  const auto outside = this->with_a_product_outside(A, B);
+  const auto outside = TestFixture::with_a_product_outside(A, B);
   EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(A), this->device(outside)), gustav::plan_mismatch);
   EXPECT_EQ(plan.stats().masks_bytes, 0u);
   this->expect_repeats_match(plan, A, B, 572, TestFixture::same_bits_up_to());

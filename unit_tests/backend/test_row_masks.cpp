@@ -6,7 +6,6 @@
 // leave it, the fault named where an operand is malformed).
 #include <algorithm>
 #include <cstdint>
-#include <set>
 #include <string>
 #include <tuple>
 
@@ -57,28 +56,6 @@ class RowMasks : public KeptProductsTest<C> {
   /// Bytes of masks a plan learns for A: a word per entry, 4 or 8 bytes.
   static std::size_t mask_bytes_for(const Host& A, std::int64_t longest) {
     return A.entries.size() * (longest <= 32 ? 4u : 8u);
-  }
-
-  /// B with the first entry of one of its rows moved to a column no row
-  /// of C that reads it has: a product outside the plan's C.
-  static Host with_a_product_outside(const Host& A, const Host& B) {
-    const auto k = static_cast<O>(KeptProductsTest<C>::first_row_of_two(B));
-    std::set<std::int64_t> reached;
-    for (std::size_t i = 0; i + 1 < A.row_map.size(); ++i) {
-      bool uses = false;
-      for (auto j = A.row_map[i]; j < A.row_map[i + 1]; ++j) uses = uses || A.entries[j] == k;
-      if (!uses) continue;
-      for (auto j = A.row_map[i]; j < A.row_map[i + 1]; ++j) {
-        const auto r = static_cast<std::size_t>(A.entries[j]);
-        for (auto p = B.row_map[r]; p < B.row_map[r + 1]; ++p) reached.insert(static_cast<std::int64_t>(B.entries[p]));
-      }
-    }
-    std::int64_t outside = 0;
-    while (reached.count(outside)) ++outside;
-    EXPECT_LT(outside, static_cast<std::int64_t>(B.num_cols)) << "every column is reached";
-    Host moved = B;
-    moved.entries[static_cast<std::size_t>(B.row_map[k])] = static_cast<O>(outside);
-    return moved;
   }
 };
 TYPED_TEST_SUITE(RowMasks, AllConfigs, ConfigNames);
@@ -133,38 +110,14 @@ TYPED_TEST(RowMasks, RepeatsGiveTheDefaultPathsBits) {
 }
 
 TYPED_TEST(RowMasks, CopiesOfThePlanShareThem) {
-  const auto A = this->random(400, 400, 3, 640);
-  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(A), TestFixture::learning());
-  const auto copy = plan;
-  auto product = TestFixture::Run::numeric(plan, this->device(A), this->device(A));
-  ASSERT_GT(plan.stats().masks_bytes, 0u);
-  const auto A2 = with_new_values(A, 641);
-  TestFixture::Run::refill(copy, this->device(A2), this->device(A2), product);
-  EXPECT_TRUE(this->matches(product, A2, A2));
-  EXPECT_EQ(copy.stats().masks_bytes, plan.stats().masks_bytes);
+  this->expect_copies_share_masks(TestFixture::learning(), this->random(400, 400, 3, 640), 641);
 }
 
 TYPED_TEST(RowMasks, AChangedStructureKeepsTheDefaultContract) {
   const auto A = this->random(150, 150, 3, 650);
   const auto B = this->random(150, 150, 3, 651);
   ASSERT_LE(TestFixture::longest_row(A, B), 64);
-  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), TestFixture::learning());
-  auto product = TestFixture::Run::numeric(plan, this->device(A), this->device(B));
-  ASSERT_GT(plan.stats().masks_bytes, 0u);
-  // Two columns of a row of B swapped: every product stays inside C, so
-  // the default path sums it; the masks no longer say where.
-  const auto swapped = this->with_two_swapped(B, this->first_row_of_two(B));
-  EXPECT_NO_THROW(TestFixture::Run::refill(plan, this->device(A), this->device(swapped), product));
-  EXPECT_TRUE(this->matches(product, A, swapped));
-  EXPECT_EQ(plan.stats().masks_bytes, 0u) << "the masks are dropped";
-  // A product outside C is refused, as without masks.
-  const auto outside = TestFixture::with_a_product_outside(A, B);
-  EXPECT_THROW(TestFixture::Run::refill(plan, this->device(A), this->device(outside), product), gustav::plan_mismatch);
-  // And the plan goes on by the default path.
-  const auto A2 = with_new_values(A, 652);
-  TestFixture::Run::refill(plan, this->device(A2), this->device(B), product);
-  EXPECT_TRUE(this->matches(product, A2, B));
-  EXPECT_EQ(plan.stats().masks_bytes, 0u);
+  this->expect_changed_structure_keeps_the_default_contract(TestFixture::learning(), A, B, 652);
 }
 
 TYPED_TEST(RowMasks, ChangesAfterLearningBehaveAsTheDefaultPath) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <set>
 #include <utility>
 
 #include "support/new_values.hpp"
@@ -75,6 +76,64 @@ class KeptProductsTest : public SpgemmTest<C> {
     }
     EXPECT_GT(compared_rows, 0) << "no row compared";
     EXPECT_EQ(differing_rows, 0) << "two calls with the same values differ";
+  }
+
+  /// B with the first entry of one of its rows moved to a column that no
+  /// row of C using that row of B has: a product outside the plan's C.
+  static Host with_a_product_outside(const Host& A, const Host& B) {
+    const auto k = static_cast<O>(first_row_of_two(B));
+    std::set<std::int64_t> reached;
+    for (std::size_t i = 0; i + 1 < A.row_map.size(); ++i) {
+      bool uses = false;
+      for (auto j = A.row_map[i]; j < A.row_map[i + 1]; ++j) uses = uses || A.entries[j] == k;
+      if (!uses) continue;
+      for (auto j = A.row_map[i]; j < A.row_map[i + 1]; ++j) {
+        const auto r = static_cast<std::size_t>(A.entries[j]);
+        for (auto p = B.row_map[r]; p < B.row_map[r + 1]; ++p) reached.insert(static_cast<std::int64_t>(B.entries[p]));
+      }
+    }
+    std::int64_t outside = 0;
+    while (reached.count(outside)) ++outside;
+    EXPECT_LT(outside, static_cast<std::int64_t>(B.num_cols)) << "every column is reached";
+    Host moved = B;
+    moved.entries[static_cast<std::size_t>(B.row_map[k])] = static_cast<O>(outside);
+    return moved;
+  }
+
+  /// A plan made with `options` learns masks in its first numeric call, and
+  /// a copy made before it sums from them (masks_bytes the same).
+  void expect_copies_share_masks(const SpgemmOptions& options, const Host& A, std::uint64_t seed) {
+    using Run = UnderTest<C>;
+    const auto plan = Run::symbolic(this->device(A), this->device(A), options);
+    const auto copy = plan;
+    auto product = Run::numeric(plan, this->device(A), this->device(A));
+    ASSERT_GT(plan.stats().masks_bytes, 0u);
+    const auto A2 = with_new_values(A, seed);
+    Run::refill(copy, this->device(A2), this->device(A2), product);
+    EXPECT_TRUE(matches(product, A2, A2));
+    EXPECT_EQ(copy.stats().masks_bytes, plan.stats().masks_bytes);
+  }
+
+  /// On a plan made with `options` that has learned masks: two columns of
+  /// a row of B swapped (every product still inside C) are summed by the
+  /// default path and the masks dropped; a product outside C raises
+  /// plan_mismatch; the plan then goes on by the default path.
+  void expect_changed_structure_keeps_the_default_contract(const SpgemmOptions& options, const Host& A,
+                                                           const Host& B, std::uint64_t seed) {
+    using Run = UnderTest<C>;
+    const auto plan = Run::symbolic(this->device(A), this->device(B), options);
+    auto product = Run::numeric(plan, this->device(A), this->device(B));
+    ASSERT_GT(plan.stats().masks_bytes, 0u);
+    const auto swapped = with_two_swapped(B, first_row_of_two(B));
+    EXPECT_NO_THROW(Run::refill(plan, this->device(A), this->device(swapped), product));
+    EXPECT_TRUE(matches(product, A, swapped));
+    EXPECT_EQ(plan.stats().masks_bytes, 0u) << "the masks are dropped";
+    const auto outside = with_a_product_outside(A, B);
+    EXPECT_THROW(Run::refill(plan, this->device(A), this->device(outside), product), gustav::plan_mismatch);
+    const auto A2 = with_new_values(A, seed);
+    Run::refill(plan, this->device(A2), this->device(B), product);
+    EXPECT_TRUE(matches(product, A2, B));
+    EXPECT_EQ(plan.stats().masks_bytes, 0u);
   }
 
   ::testing::AssertionResult matches(const typename SpgemmTest<C>::Matrix& product, const Host& A, const Host& B) {

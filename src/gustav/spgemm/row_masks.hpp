@@ -21,15 +21,14 @@
 #include <cstdint>
 #include <memory>
 
+#include "gustav/spgemm/learned_masks.hpp"
+
 namespace gustav::detail {
 
 template <class Device>
 struct RowMasks {
-  enum class State {
-    waiting,  ///< no numeric call yet: the next one learns
-    kept,     ///< learned: numeric calls sum from them
-    refused   ///< they do not apply, or the structure changed: never again
-  };
+  /// Waiting for the first call, kept, or refused for good (as the GPU's).
+  using State = typename LearnedMasks<Device>::State;
   /// Rows of C up to this long take masks (one 64-bit word an entry).
   static constexpr std::int64_t max_row = 64;
   /// Rows of C up to this long take 32-bit words.
