@@ -183,24 +183,32 @@ inline int mask_lanes_for(double products_per_entry) {
   return lanes;
 }
 
-/// Where the masked bins run capped at 32 registers a thread, so that eight
-/// teams of 256 threads share an SM (four at the 48-56 the kernel takes
-/// uncapped): rows of C within one word and rows of B of eight entries or
-/// more (a worker's lanes), scalars of at most 8 bytes. Measured on an H100
-/// (2026-12-05, alternating processes, reuse ms, uncapped -> capped, two
-/// each): lap3d:120 0.837, 0.829 -> 0.764, 0.761; its A * P 0.515, 0.506 ->
-/// 0.473, 0.475; R * (A * P) 0.699, 0.700 -> 0.654, 0.659; band 1.140, 1.133
-/// -> 1.083, 1.056; lap2d:2000:9 3.862, 3.873 -> 3.546, 3.560. The cap
-/// spills 16-64 bytes a thread, and where a worker has 2 or 4 lanes or a
-/// row two words (random rows: each product a gather from anywhere in B)
-/// that traffic cost more than the occupancy gained: er:200000:4 0.119,
-/// 0.117 -> 0.134, 0.135; er:1000000:2 0.233 -> 0.250; er:1000000:8 (two
-/// words) 1.304, 1.318 -> 1.342, 1.346. A cap of 40 registers (six teams)
-/// was level with none on all of them.
-constexpr int capped_lanes_min = 8;
-/// Threads of a masked bin's team on GPUs (workers times lanes), the
-/// capped policy's bound.
+/// Lanes of a masked worker on GPUs where the rows of C fit one word: at
+/// most this many, however long the rows of B, so that a team of
+/// mask_team_threads holds more rows at once (the rows' own steps, zeroing
+/// the window, copying the entries, writing the row out, were each a few
+/// products' work for many idle lanes). Measured on an H100 (2026-12-07,
+/// `gustav multiply --reps 5`, one binary with the lanes set from outside,
+/// reuse ms at mask_lanes_for's choice -> 4 lanes): lap2d:2000:9 (16)
+/// 3.56, 3.49 -> 1.99, 1.96; band:1000000:5 (16) 1.05, 1.05 -> 0.60, 0.58;
+/// band:300000:9 (32) 0.744 -> 0.458; lap3d:120 (8) 0.77, 0.74 -> 0.63,
+/// 0.63; its R * (A * P) 0.674 -> 0.502; lap2d:1000:5 (8) 0.347 -> 0.286;
+/// its A * P, er:1000000:2, bcsstk16 level; delaunay_n16 (8) 0.073 ->
+/// 0.082. Two lanes were slower than four on all but lap3d:120's A * P
+/// (0.475 against 0.493), one slower everywhere. Rows of two words or more
+/// keep mask_lanes_for's choice: er:1000000:8 (8) 1.32 against 1.45 with
+/// 4, lap3d:80:27 (32) 1.86 against 2.07 with 8 and 2.81 with 4.
+/// This replaced a cap of 32 registers on rows of one word with 8 lanes or
+/// more (eight teams an SM; it spilled 16-64 bytes a thread), which had
+/// taken lap2d:2000:9 from 3.87 to 3.55 ms and lap3d:120 from 0.84 to 0.76.
+constexpr int one_word_mask_lanes = 4;
+/// Threads of a masked bin's team on GPUs (workers times lanes).
 constexpr int mask_team_threads = 256;
+
+/// A masked worker's lanes for rows of C of `words` words (GPUs).
+inline int sum_mask_lanes(int lanes, std::int64_t words) {
+  return words == 1 ? std::min(lanes, one_word_mask_lanes) : lanes;
+}
 
 /// The longest row of C of a masked bin: its kernels' window of values.
 inline std::int64_t masked_bin_window(const RowBin& bin, std::int64_t max_row) {
@@ -251,17 +259,10 @@ void sum_entry_masks(const ExecSpace& space, const EntryMasks<typename Types::de
     f.rows = rows;
     f.num_rows = n;
     f.window = static_cast<int>(most);
-    f.lanes = is_host_space<ExecSpace>() ? 1 : masks.lanes;
+    f.lanes = is_host_space<ExecSpace>() ? 1 : sum_mask_lanes(masks.lanes, W);
     const int team_size = masked_team_size<ExecSpace>(f);
     const auto league = [&](int size) { return looping_league(space, (n + size - 1) / size, size * f.lanes); };
     const auto scratch = [&](int size) { return f.scratch_bytes(size); };
-    if constexpr (W == 1 && sizeof(typename Types::scalar_type) <= 8 && !is_host_space<ExecSpace>()) {
-      if (f.lanes >= capped_lanes_min) {
-        using Capped = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<mask_team_threads, 8>>;
-        launch_teams_on<Capped>(space, name, f, team_size, f.lanes, league, scratch);
-        return;
-      }
-    }
     launch_teams_on<Kokkos::TeamPolicy<ExecSpace>>(space, name, f, team_size, f.lanes, league, scratch);
   });
 }
