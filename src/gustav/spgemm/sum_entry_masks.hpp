@@ -195,9 +195,9 @@ inline int mask_lanes_for(double products_per_entry) {
 /// 0.63; its R * (A * P) 0.674 -> 0.502; lap2d:1000:5 (8) 0.347 -> 0.286;
 /// its A * P, er:1000000:2, bcsstk16 level; delaunay_n16 (8) 0.073 ->
 /// 0.082. Two lanes were slower than four on all but lap3d:120's A * P
-/// (0.475 against 0.493), one slower everywhere. Rows of two words or more
-/// keep mask_lanes_for's choice: er:1000000:8 (8) 1.32 against 1.45 with
-/// 4, lap3d:80:27 (32) 1.86 against 2.07 with 8 and 2.81 with 4.
+/// (0.475 against 0.493), one slower everywhere. Rows of two words follow
+/// two_word_lanes_min (below); wider rows keep mask_lanes_for's choice:
+/// lap3d:80:27 (32) 1.86 against 2.07 with 8 and 2.81 with 4.
 /// This replaced a cap of 32 registers on rows of one word with 8 lanes or
 /// more (eight teams an SM; it spilled 16-64 bytes a thread), which had
 /// taken lap2d:2000:9 from 3.87 to 3.55 ms and lap3d:120 from 0.84 to 0.76.
@@ -205,9 +205,26 @@ constexpr int one_word_mask_lanes = 4;
 /// Threads of a masked bin's team on GPUs (workers times lanes).
 constexpr int mask_team_threads = 256;
 
-/// A masked worker's lanes for rows of C of `words` words (GPUs).
+/// Rows of two words take one_word_mask_lanes too where the rows of B are
+/// at least this long on average (mask_lanes_for's choice). With every bin
+/// on 4 lanes (the sweep above), band:300000:9 (32 lanes) went 0.744 ->
+/// 0.458 ms, band:1000000:12 (32) 3.07 -> 2.45, band:300000:15 (32) 1.14
+/// -> 1.03, while rows of B of about 7 and 8 entries (8 lanes) lost
+/// (er:500000:7 0.485 -> 0.544, er:1000000:8 1.32 -> 1.45) and of 6 were
+/// level (er:300000:6). This rule against the one-word rule alone, H100,
+/// 2026-12-07, alternating processes, reuse ms: band:300000:9 0.748, 0.787
+/// -> 0.461, 0.473; band:1000000:12 3.07, 3.07 -> 2.44, 2.49; lap3d:120's
+/// R * (A * P) 0.646, 0.662 -> 0.498, 0.499; brick:30's A * P 0.762, 0.764
+/// -> 0.698, 0.718; brick:20's A * P 0.242, 0.272 -> 0.238, 0.252;
+/// brick:30's R * (A * P) 1.078, 1.099 -> 1.082, 1.194; er:1000000:8,
+/// er:500000:7 and lap3d:80:27 (four words) level.
+constexpr int two_word_lanes_min = 16;
+
+/// A masked worker's lanes for rows of C of `words` words (GPUs), where
+/// mask_lanes_for chose `lanes`.
 inline int sum_mask_lanes(int lanes, std::int64_t words) {
-  return words == 1 ? std::min(lanes, one_word_mask_lanes) : lanes;
+  const bool few = words == 1 || (words == 2 && lanes >= two_word_lanes_min);
+  return few ? std::min(lanes, one_word_mask_lanes) : lanes;
 }
 
 /// The longest row of C of a masked bin: its kernels' window of values.
