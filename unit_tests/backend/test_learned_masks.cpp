@@ -78,14 +78,9 @@ TYPED_TEST(LearnedMasks, AChangedStructureKeepsTheDefaultContract) {
 }
 
 TYPED_TEST(LearnedMasks, AProductOutsideCInTheFirstCallIsRefusedAndNothingLearned) {
-  const auto A = this->random(150, 150, 8, 570);
-  const auto B = this->random(150, 150, 8, 571);
-  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), TestFixture::hierarchical());
-  const auto outside = TestFixture::with_a_product_outside(A, B);
-  EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(A), this->device(outside)), gustav::plan_mismatch);
-  EXPECT_EQ(plan.stats().masks_bytes, 0u);
-  this->expect_repeats_match(plan, A, B, 572, TestFixture::same_bits_up_to());
-  EXPECT_EQ(plan.stats().masks_bytes, 0u);
+  this->expect_a_first_call_outside_c_learns_nothing(TestFixture::hierarchical(), this->random(150, 150, 8, 570),
+                                                     this->random(150, 150, 8, 571), 572,
+                                                     TestFixture::same_bits_up_to());
 }
 
 TYPED_TEST(LearnedMasks, NotLearnedWhereOffOrWhereRowsOfBAreOutOfOrder) {
@@ -101,14 +96,7 @@ TYPED_TEST(LearnedMasks, NotLearnedWhereOffOrWhereRowsOfBAreOutOfOrder) {
     for (const bool repeated : {true, false}) {
       SCOPED_TRACE(std::string(repeated ? "a repeated column" : "columns out of order") + ", rows of B of about " +
                    std::to_string(b_row));
-      auto unordered = ordered;
-      const std::size_t r = this->first_row_of_two(ordered);
-      if (repeated) {
-        const auto at = static_cast<std::size_t>(ordered.row_map[r]);
-        unordered.entries[at + 1] = unordered.entries[at];
-      } else {
-        unordered = this->with_two_swapped(ordered, r);
-      }
+      const auto unordered = TestFixture::with_an_unordered_row(ordered, repeated);
       const auto plan =
           TestFixture::Run::symbolic(this->device(A), this->device(unordered), TestFixture::hierarchical());
       this->expect_repeats_match(plan, A, unordered, 583, TestFixture::same_bits_up_to());

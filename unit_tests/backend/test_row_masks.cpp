@@ -180,14 +180,8 @@ TYPED_TEST(RowMasks, ChangesAfterLearningBehaveAsTheDefaultPath) {
 }
 
 TYPED_TEST(RowMasks, AProductOutsideCInTheFirstCallIsRefusedAndNothingLearned) {
-  const auto A = this->random(150, 150, 3, 670);
-  const auto B = this->random(150, 150, 3, 671);
-  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), TestFixture::learning());
-  const auto outside = TestFixture::with_a_product_outside(A, B);
-  EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(A), this->device(outside)), gustav::plan_mismatch);
-  EXPECT_EQ(plan.stats().masks_bytes, 0u);
-  this->expect_repeats_match(plan, A, B, 672);
-  EXPECT_EQ(plan.stats().masks_bytes, 0u);
+  this->expect_a_first_call_outside_c_learns_nothing(TestFixture::learning(), this->random(150, 150, 3, 670),
+                                                     this->random(150, 150, 3, 671), 672);
 }
 
 TYPED_TEST(RowMasks, AMalformedOperandIsNamedAsWithoutThem) {
@@ -215,14 +209,7 @@ TYPED_TEST(RowMasks, NotLearnedWhereOffRowsOfBOutOfOrderOrRowsOfCTooLong) {
   EXPECT_EQ(off.stats().masks_bytes, 0u);
   for (const bool repeated : {true, false}) {
     SCOPED_TRACE(repeated ? "a repeated column" : "columns out of order");
-    auto unordered = B;
-    const std::size_t r = this->first_row_of_two(B);
-    if (repeated) {
-      const auto at = static_cast<std::size_t>(B.row_map[r]);
-      unordered.entries[at + 1] = unordered.entries[at];
-    } else {
-      unordered = this->with_two_swapped(B, r);
-    }
+    const auto unordered = TestFixture::with_an_unordered_row(B, repeated);
     const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(unordered), TestFixture::learning());
     this->expect_repeats_match(plan, A, unordered, 693);
     EXPECT_EQ(plan.stats().masks_bytes, 0u);

@@ -100,6 +100,31 @@ class KeptProductsTest : public SpgemmTest<C> {
     return moved;
   }
 
+  /// `h` with its first row of two entries or more no longer strictly
+  /// increasing: its second entry repeats the first, or the two swap.
+  static Host with_an_unordered_row(const Host& h, bool repeated) {
+    const std::size_t r = first_row_of_two(h);
+    if (!repeated) return with_two_swapped(h, r);
+    Host unordered = h;
+    const auto at = static_cast<std::size_t>(h.row_map[r]);
+    unordered.entries[at + 1] = unordered.entries[at];
+    return unordered;
+  }
+
+  /// A plan made with `options` whose first numeric call meets a product
+  /// outside C raises plan_mismatch and learns nothing, then sums by the
+  /// default path (repeats compared to the bit up to `same_bits_up_to`).
+  void expect_a_first_call_outside_c_learns_nothing(const SpgemmOptions& options, const Host& A, const Host& B,
+                                                    std::uint64_t seed, std::int64_t same_bits_up_to = -1) {
+    using Run = UnderTest<C>;
+    const auto plan = Run::symbolic(this->device(A), this->device(B), options);
+    const auto outside = with_a_product_outside(A, B);
+    EXPECT_THROW(Run::numeric(plan, this->device(A), this->device(outside)), gustav::plan_mismatch);
+    EXPECT_EQ(plan.stats().masks_bytes, 0u);
+    expect_repeats_match(plan, A, B, seed, same_bits_up_to);
+    EXPECT_EQ(plan.stats().masks_bytes, 0u);
+  }
+
   /// A plan made with `options` learns masks in its first numeric call, and
   /// a copy made before it sums from them (masks_bytes the same).
   void expect_copies_share_masks(const SpgemmOptions& options, const Host& A, std::uint64_t seed) {

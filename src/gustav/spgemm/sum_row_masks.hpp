@@ -14,7 +14,6 @@
 /// calls give the same bits whichever path runs.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
-#include <string>
 
 #include "gustav/common/allocation.hpp"
 #include "gustav/common/bits.hpp"
@@ -33,7 +32,7 @@ KOKKOS_INLINE_FUNCTION int mask_lowest(std::uint32_t w) { return lowest_bit32(w)
 KOKKOS_INLINE_FUNCTION int mask_lowest(std::uint64_t w) { return lowest_bit64(w); }
 
 /// A row-mask pass's operands. Learn: the first call; else the sum.
-template <class ExecSpace, class Types, class CRowMap, class CEntries, class CValues, class Word, bool Learn>
+template <class Types, class CRowMap, class CEntries, class CValues, class Word, bool Learn>
 struct RowMaskPass {
   using Scalar = typename Types::scalar_type;
   using Ordinal = typename Types::ordinal_type;
@@ -141,7 +140,7 @@ bool numeric_by_row_masks(const ExecSpace& space, const Plan& plan, const AIn& A
     }
     int bits = 0;
     const auto pass = [&](auto learn_constant) {
-      using Pass = RowMaskPass<ExecSpace, Types, decltype(plan.c_row_map_), decltype(plan.c_entries_), CValues, Word,
+      using Pass = RowMaskPass<Types, decltype(plan.c_row_map_), decltype(plan.c_entries_), CValues, Word,
                                decltype(learn_constant)::value>;
       Pass f{ops, plan.c_row_map_, plan.c_entries_, c_values, words, plan.schedule_.prefetch_limit};
       using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<std::int64_t>>;
