@@ -16,10 +16,13 @@
 // an entry of B moved onto a column the plan lacks, which must be reported.
 // A plan keeps the long rows' offsets from its first numeric call: a last
 // case changes the lengths of rows of A and of B under it (every product
-// still within C's structure) and must get the new products' sums.
+// still within C's structure) and must get the new products' sums. Rows
+// whose values fit the adding walk's scratch sum there, over many slices or
+// in their row's only slice.
 #include <algorithm>
 #include <vector>
 
+#include "gustav/common/launch.hpp"
 #include "support/spgemm_fixture.hpp"
 
 namespace gustav::test {
@@ -284,6 +287,78 @@ TYPED_TEST(LongRows, RowsWithAProductPerEntryOfC) {
   Host moved = B;
   moved.entries[0] = static_cast<O>(std::find(used.begin(), used.end(), 0) - used.begin());
   this->expect_moved_entry_reported(A, B, moved, 2);
+}
+
+TYPED_TEST(LongRows, RowsOfFewColumnsSummedInScratch) {
+  // B's 1,200 columns: a long row's values fit the scratch its window
+  // leaves, so each slice sums its products there and adds each sum into C
+  // once (long_row_add.hpp). Rows 0 to 2,999 of B hold 8 entries each, so
+  // rows of A over them (more than 4,096 entries: long rows on GPUs) make
+  // tens of thousands of products on about 1,200 columns, many slices a
+  // row; rows 3,000 to 7,999 hold one entry every tenth row, so a row of A
+  // over them makes a few hundred products, its row's only slice, which
+  // stores its sums. Hosts take these rows whole in team tables: there the
+  // case checks the products only. A reuse with an entry of B moved onto
+  // B's unused last column must be reported.
+  using Host = typename TestFixture::Host;
+  using O = typename TestFixture::O;
+  using Z = typename TestFixture::Z;
+  const std::int64_t inner = 8000, crowded = 3000, cols = 1201;
+  Rng rng(93);
+  Host B;
+  B.num_rows = static_cast<O>(inner);
+  B.num_cols = static_cast<O>(cols);
+  B.row_map.assign(1, 0);
+  for (std::int64_t k = 0; k < inner; ++k) {
+    const std::int64_t length = k < crowded ? 8 : (k % 10 == 0 ? 1 : 0);
+    std::vector<std::int64_t> picks;
+    while (static_cast<std::int64_t>(picks.size()) < length) {
+      const std::int64_t c = rng.below(cols - 1);
+      if (std::find(picks.begin(), picks.end(), c) == picks.end()) picks.push_back(c);
+    }
+    std::sort(picks.begin(), picks.end());
+    for (const std::int64_t c : picks) {
+      B.entries.push_back(static_cast<O>(c));
+      B.values.push_back(random_value<typename TestFixture::S>(rng));
+    }
+    B.row_map.push_back(static_cast<Z>(B.entries.size()));
+  }
+  // Rows of A: over the crowded rows and others, over the sparse rows
+  // only (entries at crowded and after), and short rows between them.
+  Host A = this->rows_over({7000, 4, 0, 5200}, inner, 94);
+  {
+    Host sparse_row = this->rows_over({4800}, inner - crowded, 95);
+    for (auto& c : sparse_row.entries) c = static_cast<O>(c + crowded);
+    A.entries.insert(A.entries.end(), sparse_row.entries.begin(), sparse_row.entries.end());
+    A.values.insert(A.values.end(), sparse_row.values.begin(), sparse_row.values.end());
+    A.row_map.push_back(static_cast<Z>(A.entries.size()));
+    A.num_rows = static_cast<O>(A.num_rows + 1);
+  }
+  SpgemmOptions options;
+  options.cpu_mapping = CpuMapping::hierarchical;
+  for (bool sorted : {true, false}) {
+    options.sort_rows = sorted;
+    if (!gustav::detail::is_host_space<TestSpace>()) {
+      const auto plan = UnderTest<TypeParam>::symbolic(this->device(A), this->device(B), options);
+      ASSERT_FALSE(plan.stats().numeric_bins.empty());
+      EXPECT_EQ(plan.stats().numeric_bins.back().name, "long");
+      EXPECT_EQ(plan.stats().numeric_bins.back().rows, 3);
+    }
+    EXPECT_TRUE(this->multiply_matches(A, B, options)) << (sorted ? "sorted" : "unsorted");
+    EXPECT_TRUE(this->plan_matches(A, B, options)) << (sorted ? "sorted" : "unsorted");
+  }
+  // Row 0 of A names row k of B: its last entry moves onto column cols - 1.
+  const auto k = static_cast<std::size_t>(A.entries[0]);
+  ASSERT_LT(k, static_cast<std::size_t>(crowded));
+  Host moved = B;
+  moved.entries[static_cast<std::size_t>(moved.row_map[k + 1]) - 1] = static_cast<O>(cols - 1);
+  options.sort_rows = true;
+  const auto plan = UnderTest<TypeParam>::symbolic(this->device(A), this->device(B), options);
+  const auto product = UnderTest<TypeParam>::numeric(plan, this->device(A), this->device(B));
+  this->space.fence();
+  EXPECT_TRUE(matches_reference<typename TestFixture::S>(to_host_csr<typename TestFixture::S, O, Z>(product),
+                                                         reference_multiply(A, B), true));
+  EXPECT_THROW(UnderTest<TypeParam>::numeric(plan, this->device(A), this->device(moved)), gustav::plan_mismatch);
 }
 
 TYPED_TEST(LongRows, KeptOffsetsFollowRowsThatChangeLength) {

@@ -107,6 +107,20 @@ struct LongRowZeroValues {
 /// window by window over B's columns, build the row's ranked window in
 /// scratch, then add each of the slice's products within it into C.
 /// Window: RankedWindow or WideRankedWindow.
+///
+/// Where B's columns fit one window and the row's n values fit the scratch
+/// the window leaves (`value_slots`), the slice sums its products there
+/// first and then adds each non-zero sum into C once (stores it, where the
+/// slice is the row's only one). The products of a row of a collaboration
+/// graph fall on few entries of C (ca-HepPh: 9 a value), whose atomics in
+/// global memory wait on each other. Measured on an H100 (2026-12-07, two
+/// alternating processes each, reuse ms): ca-HepPh 0.525, 0.524 -> 0.425,
+/// 0.430 (its one-shot 1.44 -> 1.31 ms), rmat:16:8 2.58 -> 2.53, rmat:16:4:3
+/// 0.89 -> 0.87; arrow:10000, rmat:18:4 (one window of too many columns),
+/// er:100000:16 and ia-wikiquote's A * A^T level. Where products seldom
+/// meet (R-MAT), plain stores in place of the atomics were no faster
+/// (rmat:18:4 6.49 -> 6.71 ms, racy, timing only): the walk's loads, not the
+/// atomics, bound those.
 template <class ExecSpace, class Types, class Rows, LongPass Pass, class Window>
 struct LongRowAdd {
   using execution_space = ExecSpace;
@@ -135,8 +149,17 @@ struct LongRowAdd {
   std::int64_t width = 0;  ///< columns of the scratch window, whole groups of Window's
   int lanes = 1;
   std::int64_t divisor = 1;  ///< AddSlices' divisor
+  std::int64_t value_slots = 0;  ///< values a team sums in scratch (0: none)
 
-  static std::size_t scratch_bytes(std::int64_t width) { return Window::bytes(width) + 16; }
+  KOKKOS_INLINE_FUNCTION static std::size_t carve_bytes(std::int64_t width, std::int64_t value_slots) {
+    Carver c(nullptr);
+    Window::carve(c, width);
+    c.take<Scalar>(value_slots);
+    return c.used();
+  }
+  static std::size_t scratch_bytes(std::int64_t width, std::int64_t value_slots) {
+    return carve_bytes(width, value_slots) + 16;
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const auto& o = batch.offsets;
@@ -148,12 +171,18 @@ struct LongRowAdd {
     const std::int64_t size = add_slice_products(o.slice_products, n, divisor);
     const std::int64_t threads = static_cast<std::int64_t>(team.team_size()) * lanes;
     const SliceShare s = share_slice(batch, listed, (g - o.slice_base(listed)) * size, size, threads);
-    Carver carver(static_cast<char*>(team.team_scratch(0).get_shmem_aligned(Window::bytes(width), 16)));
+    Carver carver(
+        static_cast<char*>(team.team_scratch(0).get_shmem_aligned(carve_bytes(width, value_slots), 16)));
     const Window win = Window::carve(carver, width);
+    Scalar* sums = carver.take<Scalar>(value_slots);
     const RowEntries<decltype(batch.out.c_entries)> entries{batch.out.c_entries, start};
     const std::int64_t cols = ops.b_cols > 0 ? ops.b_cols : 1;
     const bool one_window = cols <= width;
     const bool zero_here = Pass == LongPass::reuse && zeroed_by_add(o, listed, one_window);
+    const bool gather = one_window && n <= value_slots;
+    const bool sole = o.slice_base(listed + 1) - o.slice_base(listed) == 1;
+    if (gather)
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), [&](const std::int64_t q) { sums[q] = Scalar(); });
     int bits = 0;
     for (std::int64_t first_col = 0; first_col < cols; first_col += width) {
       // The row's positions in this window (windows tile the row: each
@@ -164,7 +193,7 @@ struct LongRowAdd {
         if (!zero_here) return;
         if (!ops.column_ok(c) || (q > 0 && static_cast<std::int64_t>(entries(q - 1)) >= c))
           bits |= error_structure_changed;
-        batch.out.c_values(start + q) = Scalar();
+        if (!gather) batch.out.c_values(start + q) = Scalar();
       });
       const std::int64_t known = q1 - q0;
       Kokkos::parallel_for(Kokkos::TeamVectorRange(team, threads), [&](const std::int64_t tid) {
@@ -186,13 +215,28 @@ struct LongRowAdd {
                 bits |= error_structure_changed;
                 return;
               }
-              Concurrent::add(&batch.out.c_values(start + q0 + q),
-                              one_window ? product.value
-                                         : Scalar(ops.a_values(product.j) * ops.b_values(product.p)));
+              if (gather) {
+                Concurrent::add(&sums[q], product.value);
+              } else {
+                Concurrent::add(&batch.out.c_values(start + q0 + q),
+                                one_window ? product.value
+                                           : Scalar(ops.a_values(product.j) * ops.b_values(product.p)));
+              }
             });
       });
       // The window is read before the next one overwrites it.
       if (first_col + width < cols) team.team_barrier();
+    }
+    if (gather) {
+      team.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), [&](const std::int64_t q) {
+        const Scalar v = sums[q];
+        if (sole) {
+          batch.out.c_values(start + q) = v;
+        } else if (v != Scalar()) {
+          Concurrent::add(&batch.out.c_values(start + q), v);
+        }
+      });
     }
     if (bits) Kokkos::atomic_fetch_or(&errors(), std::int64_t(bits));
   }
@@ -211,6 +255,14 @@ struct LongRowAdd {
 /// Five or six teams (51 or 40 registers) spilled and were slower.
 constexpr int add_team_threads = 256;
 constexpr int add_teams_per_sm = 4;
+
+/// Values a team of `Add` can sum in the scratch its window of `width`
+/// columns leaves of `scratch` bytes.
+template <class Add>
+std::int64_t sum_slots_beside(std::size_t scratch, std::int64_t width) {
+  const std::size_t used = Add::scratch_bytes(width, 0) + 16;
+  return scratch > used ? static_cast<std::int64_t>((scratch - used) / sizeof(typename Add::Scalar)) : 0;
+}
 
 /// How the adding walk cut its rows: its slices and AddSlices' divisor.
 struct AddSliceCut {
@@ -268,13 +320,14 @@ AddSliceCut add_long_rows(const ExecSpace& space, const LongRowBatch<ExecSpace, 
   const auto add_with = [&](auto window) {
     using Add = LongRowAdd<ExecSpace, Types, Rows, Pass, decltype(window)>;
     Add add{base, errors, count, width, lanes, cut.divisor};
+    if (cols <= width) add.value_slots = sum_slots_beside<Add>(scratch, width);
     const auto league = [&](int) { return slices; };
-    const auto scratch = [&](int) { return Add::scratch_bytes(width); };
+    const auto scratch_of = [&](int) { return Add::scratch_bytes(width, add.value_slots); };
     if constexpr (!is_host_space<ExecSpace>()) {
       using Bounded = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<add_team_threads, add_teams_per_sm>>;
-      launch_teams_on<Bounded>(space, label + "::add", add, bin.team_size, lanes, league, scratch);
+      launch_teams_on<Bounded>(space, label + "::add", add, bin.team_size, lanes, league, scratch_of);
     } else {
-      launch_teams(space, label + "::add", add, bin.team_size, lanes, league, scratch);
+      launch_teams(space, label + "::add", add, bin.team_size, lanes, league, scratch_of);
     }
   };
   if (wide) {
