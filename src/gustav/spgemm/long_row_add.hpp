@@ -257,7 +257,7 @@ constexpr int add_team_threads = 256;
 constexpr int add_teams_per_sm = 4;
 
 /// Values a team of `Add` can sum in the scratch its window of `width`
-/// columns leaves of `scratch` bytes.
+/// columns leaves of `scratch` bytes (less 16 for the values' alignment).
 template <class Add>
 std::int64_t sum_slots_beside(std::size_t scratch, std::int64_t width) {
   const std::size_t used = Add::scratch_bytes(width, 0) + 16;
