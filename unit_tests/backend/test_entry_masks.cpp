@@ -1,10 +1,10 @@
 // Plans that keep their entries' masks (SpgemmOptions::keep_entry_masks, an
 // opt-in of the hierarchical mapping): repeats match the reference whatever
-// the width of the rows of C (one to four words, and rows too long for masks
-// beside them) and give the same bits in the masked rows, the masks take at
-// most four bytes per entry of A and word, they are kept only where they
-// apply, and a changed structure, a row of A longer than its masks included,
-// is caught.
+// the width of the rows of C (tiny rows of many entries of A, one to four
+// words, and rows too long for masks beside them) and give the same bits in
+// the masked rows, the masks take at most four bytes per entry of A and
+// word, they are kept only where they apply, and a changed structure, a row
+// of A longer than its masks included, is caught.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -80,6 +80,87 @@ TYPED_TEST(EntryMasks, RowsOfEveryWidthSum) {
   const auto N = this->random(600, 400, 3, 432);
   const auto M = this->random(400, 3000, 4, 433);
   this->repeats_match(N, M, true);
+}
+
+TYPED_TEST(EntryMasks, TinyRowsOfManyEntriesSum) {
+  // Tiny rows (at most 8 products) with up to 9 entries of A, most of them
+  // over empty rows of B: a row's entries span several of the tiny sum's
+  // batches of four, and entries without products sit between those with.
+  // Every third row of B is empty, the others hold 4 columns; odd rows of A
+  // take two rows of B of 4 columns (8 products) among 1 to 7 empty ones,
+  // even rows 4 to 7 rows of 4 columns (the worker bins; rows of C within
+  // one word). About 4,600 words for 12,000 products: the masks are kept
+  // (at most half a word a product).
+  using O = typename TestFixture::O;
+  using Z = typename TestFixture::Z;
+  using S = typename TestFixture::S;
+  Rng rng(486);
+  // A row of B of 4 columns: 3 q + 1 or 3 q + 2.
+  const auto full_row = [&rng]() {
+    const auto q = rng.below(200);
+    return static_cast<O>(3 * q + 1 + rng.below(2));
+  };
+  typename TestFixture::Host B;
+  B.num_rows = 600;
+  B.num_cols = 700;
+  B.row_map.assign(1, 0);
+  for (int k = 0; k < 600; ++k) {
+    if (k % 3 != 0) {
+      std::vector<O> cols;
+      while (cols.size() < 4) {
+        const auto c = static_cast<O>(rng.below(700));
+        if (std::find(cols.begin(), cols.end(), c) == cols.end()) cols.push_back(c);
+      }
+      std::sort(cols.begin(), cols.end());
+      for (const O c : cols) {
+        B.entries.push_back(c);
+        B.values.push_back(random_value<S>(rng));
+      }
+    }
+    B.row_map.push_back(static_cast<Z>(B.entries.size()));
+  }
+  typename TestFixture::Host A;
+  A.num_rows = 800;
+  A.num_cols = 600;
+  A.row_map.assign(1, 0);
+  const auto add_distinct = [](std::vector<O>& cols, O k) {
+    if (std::find(cols.begin(), cols.end(), k) == cols.end()) cols.push_back(k);
+  };
+  for (int i = 0; i < 800; ++i) {
+    std::vector<O> cols;
+    if (i % 2 == 1) {
+      const std::size_t empty = 1 + static_cast<std::size_t>(i / 2) % 7;
+      while (cols.size() < empty) add_distinct(cols, static_cast<O>(3 * rng.below(200)));
+      while (cols.size() < empty + 2) add_distinct(cols, full_row());
+    } else {
+      const std::size_t length = 4 + static_cast<std::size_t>(rng.below(4));
+      while (cols.size() < length) add_distinct(cols, full_row());
+    }
+    std::sort(cols.begin(), cols.end());
+    for (const O k : cols) {
+      A.entries.push_back(k);
+      A.values.push_back(random_value<S>(rng));
+    }
+    A.row_map.push_back(static_cast<Z>(A.entries.size()));
+  }
+  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), TestFixture::masked());
+  ASSERT_GT(plan.stats().masks_bytes, 0u);
+  std::int64_t tiny_rows = 0;
+  for (const auto& bin : plan.stats().numeric_bins)
+    if (bin.name == "tiny") tiny_rows = bin.rows;
+  EXPECT_GE(tiny_rows, 400) << "the odd rows of A are tiny";
+  this->repeats_match(A, B, true);
+  // The last entry of even row 798 moved into tiny row 799 (a new column
+  // there), which then has one entry more than its words: the tiny sum
+  // reads only the words the plan holds, and the fingerprint names it.
+  auto shifted = A;
+  const std::size_t last = static_cast<std::size_t>(A.num_rows) - 1;
+  const auto moved_column = A.entries[static_cast<std::size_t>(A.row_map[last]) - 1];
+  ASSERT_EQ(std::count(A.entries.begin() + A.row_map[last], A.entries.end(), moved_column), 0)
+      << "the moved entry's column must be new to the last row";
+  shifted.row_map[last] -= 1;
+  EXPECT_THROW(TestFixture::Run::numeric(plan, this->device(shifted), this->device(B)), gustav::plan_mismatch);
+  EXPECT_TRUE(this->matches(TestFixture::Run::numeric(plan, this->device(A), this->device(B)), A, B));
 }
 
 TYPED_TEST(EntryMasks, MasksTakeAWordPerEntryOfAAndThirtyTwoEntriesOfC) {

@@ -1,6 +1,7 @@
 #pragma once
 /// The numeric phase of a masked bin (entry_masks.hpp): a worker per row of
-/// C, its lanes one row of B at a time.
+/// C, its lanes one row of B at a time. Tiny bins take a thread a row
+/// instead (sum_tiny_masks.hpp).
 ///
 /// The lanes first copy up to one entry each of the row's entries of A into
 /// scratch (its row of B's start, how many of its products the masks place,
@@ -38,6 +39,7 @@
 #include "gustav/spgemm/launch_teams.hpp"
 #include "gustav/spgemm/product_walk.hpp"
 #include "gustav/spgemm/row_context.hpp"
+#include "gustav/spgemm/sum_tiny_masks.hpp"
 
 namespace gustav::detail {
 
@@ -263,6 +265,10 @@ void sum_entry_masks(const ExecSpace& space, const EntryMasks<typename Types::de
                      const ProductOperands<Types>& ops, const CRowMap& c_row_map, const CValues& c_values,
                      const RowList<Types>& rows, std::int64_t n, const std::string& name) {
   using Masks = EntryMasks<typename Types::device_type>;
+  if (bin.level == RowLevel::tiny) {
+    sum_tiny_masks<Types>(space, masks, ops, c_row_map, c_values, rows, n, name);
+    return;
+  }
   const std::int64_t most = masked_bin_window(bin, Masks::max_row);
   with_mask_words<Masks::max_words>(most, [&](auto words_constant) {
     constexpr int W = decltype(words_constant)::value;
