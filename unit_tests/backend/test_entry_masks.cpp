@@ -117,6 +117,9 @@ TYPED_TEST(EntryMasks, TinyRowsOfManyEntriesSum) {
     const auto q = rng.below(200);
     return static_cast<O>(3 * q + 1 + rng.below(2));
   };
+  const auto add_distinct = [](std::vector<O>& cols, O k) {
+    if (std::find(cols.begin(), cols.end(), k) == cols.end()) cols.push_back(k);
+  };
   typename TestFixture::Host B;
   B.num_rows = 600;
   B.num_cols = 700;
@@ -124,10 +127,7 @@ TYPED_TEST(EntryMasks, TinyRowsOfManyEntriesSum) {
   for (int k = 0; k < 600; ++k) {
     if (k % 3 != 0) {
       std::vector<O> cols;
-      while (cols.size() < 4) {
-        const auto c = static_cast<O>(rng.below(700));
-        if (std::find(cols.begin(), cols.end(), c) == cols.end()) cols.push_back(c);
-      }
+      while (cols.size() < 4) add_distinct(cols, static_cast<O>(rng.below(700)));
       std::sort(cols.begin(), cols.end());
       for (const O c : cols) {
         B.entries.push_back(c);
@@ -140,9 +140,6 @@ TYPED_TEST(EntryMasks, TinyRowsOfManyEntriesSum) {
   A.num_rows = 800;
   A.num_cols = 600;
   A.row_map.assign(1, 0);
-  const auto add_distinct = [](std::vector<O>& cols, O k) {
-    if (std::find(cols.begin(), cols.end(), k) == cols.end()) cols.push_back(k);
-  };
   for (int i = 0; i < 800; ++i) {
     std::vector<O> cols;
     if (i % 2 == 1) {

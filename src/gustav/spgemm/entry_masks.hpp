@@ -65,4 +65,14 @@ struct EntryMasks {
 /// Words per entry of A for a row of C of `need` entries.
 KOKKOS_INLINE_FUNCTION std::int64_t mask_words_for(std::int64_t need) { return (need + 31) / 32; }
 
+/// The end of a row's entries of A [a0, a1) that the sums read: a changed
+/// structure (which the fingerprint reports) may give the row more entries
+/// than the `held` words the plan keeps for it at `width` words an entry,
+/// and only those with words are read.
+KOKKOS_INLINE_FUNCTION std::int64_t masked_entries_end(std::int64_t a0, std::int64_t a1, std::int64_t held,
+                                                       std::int64_t width) {
+  if ((a1 - a0) * width <= held) return a1;
+  return a0 + (width > 0 && held > 0 ? held / width : 0);
+}
+
 }  // namespace gustav::detail

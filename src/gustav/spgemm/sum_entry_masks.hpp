@@ -139,8 +139,7 @@ struct SumEntryMasks {
       // A changed structure (which the fingerprint reports) may give row i
       // more entries than it has masks: only those with masks are read, so
       // every bit read is one of row i's, below its length.
-      const std::int64_t held = static_cast<std::int64_t>(start(i + 1)) - m0;
-      if ((a1 - a0) * width > held) a1 = a0 + (width > 0 && held > 0 ? held / width : 0);
+      a1 = masked_entries_end(a0, a1, static_cast<std::int64_t>(start(i + 1)) - m0, width);
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, need), [&](const std::int64_t p) { s.row[p] = Scalar(); });
       for (std::int64_t first = a0; first < a1; first += lanes) {
         const int m = a1 - first < lanes ? static_cast<int>(a1 - first) : lanes;

@@ -56,10 +56,7 @@ struct SumTinyMasks {
     const std::int64_t m0 = static_cast<std::int64_t>(start(i));
     std::int64_t a0, a1;
     ops.a_row(i, a0, a1);  // a broken row map sums nothing: the fingerprint reports it
-    // A changed structure (which the fingerprint reports) may give row i
-    // more entries than it has words: only those with words are read.
-    const std::int64_t held = static_cast<std::int64_t>(start(i + 1)) - m0;
-    if (a1 - a0 > held) a1 = a0 + (held > 0 ? held : 0);
+    a1 = masked_entries_end(a0, a1, static_cast<std::int64_t>(start(i + 1)) - m0, 1);  // one word an entry
     Scalar sums[tiny_products];
 #pragma unroll
     for (int s = 0; s < tiny_products; ++s) sums[s] = Scalar();
