@@ -1,10 +1,11 @@
 // Plans that keep their entries' masks (SpgemmOptions::keep_entry_masks, an
 // opt-in of the hierarchical mapping): repeats match the reference whatever
-// the width of the rows of C (tiny rows of many entries of A, one to four
-// words, and rows too long for masks beside them) and give the same bits in
-// the masked rows, the masks take at most four bytes per entry of A and
-// word, they are kept only where they apply, and a changed structure, a row
-// of A longer than its masks included, is caught.
+// the width of the rows of C (tiny rows of many entries of A, short rows
+// over long rows of B, one to four words, and rows too long for masks
+// beside them) and give the same bits in the masked rows, the masks take at
+// most four bytes per entry of A and word, they are kept only where they
+// apply, and a changed structure, a row of A longer than its masks
+// included, is caught.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -167,6 +168,58 @@ TYPED_TEST(EntryMasks, TinyRowsOfManyEntriesSum) {
   // The last entry of even row 798 moved into tiny row 799 (a new column
   // there), which then has one entry more than its words: the tiny sum
   // reads only the words the plan holds, and the fingerprint names it.
+  this->expect_longer_last_row_caught(plan, A, B);
+}
+
+TYPED_TEST(EntryMasks, ShortRowsOverLongRowsOfBSum) {
+  // Rows of B of 6 to 8 columns (a worker would want 8 lanes, more than the
+  // 4 of one-word rows): rows of A of one entry (tiny rows), two (rows of C
+  // of at most 16 entries: on GPUs a thread a row) and four (the worker
+  // bins), the last row one of two entries.
+  using O = typename TestFixture::O;
+  using Z = typename TestFixture::Z;
+  using S = typename TestFixture::S;
+  Rng rng(487);
+  const auto distinct_sorted = [&rng](std::size_t count, std::int64_t below) {
+    std::vector<O> cols;
+    while (cols.size() < count) {
+      const auto c = static_cast<O>(rng.below(below));
+      if (std::find(cols.begin(), cols.end(), c) == cols.end()) cols.push_back(c);
+    }
+    std::sort(cols.begin(), cols.end());
+    return cols;
+  };
+  const auto fill = [&rng](typename TestFixture::Host& M, std::int64_t rows, std::int64_t cols,
+                           const auto& row_columns) {
+    M.num_rows = rows;
+    M.num_cols = cols;
+    M.row_map.assign(1, 0);
+    for (std::int64_t i = 0; i < rows; ++i) {
+      for (const O c : row_columns(i)) {
+        M.entries.push_back(c);
+        M.values.push_back(random_value<S>(rng));
+      }
+      M.row_map.push_back(static_cast<Z>(M.entries.size()));
+    }
+  };
+  typename TestFixture::Host B, A;
+  fill(B, 500, 2000, [&](std::int64_t) { return distinct_sorted(6 + rng.below(3), 2000); });
+  fill(A, 899, 500, [&](std::int64_t i) {
+    const std::size_t entries = i % 4 == 0 ? 1 : i % 4 == 3 ? 4 : 2;
+    return distinct_sorted(entries, 500);
+  });
+  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), TestFixture::masked());
+  ASSERT_GT(plan.stats().masks_bytes, 0u);
+  if (!gustav::detail::is_host_space<TestSpace>()) {
+    std::int64_t short_rows = 0;
+    for (const auto& bin : plan.stats().numeric_bins)
+      if (bin.name != "tiny" && bin.max_need <= 16) short_rows += bin.rows;
+    EXPECT_GE(short_rows, 300) << "most rows of two entries of A have rows of C of 9 to 16 entries";
+  }
+  this->repeats_match(A, B, true);
+  // The last entry of row 897 moved into row 898, which then has three
+  // entries and words for two: only those are read, and the fingerprint
+  // names the change.
   this->expect_longer_last_row_caught(plan, A, B);
 }
 

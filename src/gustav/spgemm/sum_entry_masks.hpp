@@ -228,6 +228,21 @@ inline int sum_mask_lanes(int lanes, std::int64_t words) {
   return few ? std::min(lanes, one_word_mask_lanes) : lanes;
 }
 
+/// Rows of C of at most this many entries take a thread a row
+/// (sum_tiny_masks.hpp) on GPUs where the rows of B are longer than the
+/// capped workers' one_word_mask_lanes (mask_lanes_for chose more): there a
+/// worker steps twice or more per entry of A, its lanes partly idle.
+/// Measured on an H100 (2026-12-07, `gustav bench --implementations
+/// cusparse --reps 5 --warmup 2`, one binary with the kernel chosen from
+/// outside, two alternating processes each, reuse ms, workers -> a thread
+/// a row): lap2d:2000:5 (rows of C of 13 entries, 5 entries of A over rows
+/// of B of 5) 1.078, 1.079 -> 0.726, 0.732 (cuSPARSE 0.889); lap2d:1000:5
+/// 0.289, 0.293 -> 0.209, 0.213 (0.240); delaunay_n16, rmat:16:8, ca-HepPh
+/// level. Where the workers' lanes already span a row of B a thread a row
+/// lost (er:1000000:2, 2 lanes: 0.188, 0.191 -> 0.221, 0.220; er:500000:4,
+/// 4 lanes: 0.243, 0.242 -> 0.268, 0.266): those keep the workers.
+constexpr std::int64_t thread_row_window = 16;
+
 /// The longest row of C of a masked bin: its kernels' window of values.
 inline std::int64_t masked_bin_window(const RowBin& bin, std::int64_t max_row) {
   return bin.level == RowLevel::tiny ? tiny_products : std::min<std::int64_t>(bin.max_need, max_row);
@@ -265,10 +280,14 @@ void sum_entry_masks(const ExecSpace& space, const EntryMasks<typename Types::de
                      const RowList<Types>& rows, std::int64_t n, const std::string& name) {
   using Masks = EntryMasks<typename Types::device_type>;
   if (bin.level == RowLevel::tiny) {
-    sum_tiny_masks<Types>(space, masks, ops, c_row_map, c_values, rows, n, name);
+    sum_tiny_masks<tiny_products, Types>(space, masks, ops, c_row_map, c_values, rows, n, name);
     return;
   }
   const std::int64_t most = masked_bin_window(bin, Masks::max_row);
+  if (!is_host_space<ExecSpace>() && most <= thread_row_window && masks.lanes > one_word_mask_lanes) {
+    sum_tiny_masks<thread_row_window, Types>(space, masks, ops, c_row_map, c_values, rows, n, name);
+    return;
+  }
   with_mask_words<Masks::max_words>(most, [&](auto words_constant) {
     constexpr int W = decltype(words_constant)::value;
     using Sum = SumEntryMasks<ExecSpace, Types, CRowMap, CValues, W>;

@@ -1,17 +1,20 @@
 #pragma once
-/// The numeric phase of a masked tiny bin (entry_masks.hpp): a thread per
-/// row of C, the row's at most tiny_products values in registers.
+/// The numeric phase of a masked bin whose rows of C fit one word's low
+/// Window bits (entry_masks.hpp), a thread per row of C, the row's values
+/// in registers: the tiny bins (at most tiny_products products), and on
+/// GPUs the rows of at most thread_row_window entries over rows of B longer
+/// than a worker's capped lanes (sum_entry_masks.hpp).
 ///
-/// A tiny row has at most tiny_products products, so its row of C fits the
-/// low bits of one word and a worker's lanes (sum_entry_masks.hpp) would
-/// share a few products among them, paying a step of the worker's per
-/// round of A's entries. Here one thread loads a batch of the row's entries
-/// of A together (column, value, word), then their rows of B's bounds
-/// together, then each entry's products: the loads of a batch overlap
-/// rather than following one another, and a warp keeps 32 rows in flight.
-/// Every product adds at the position of its set bit (an unrolled loop over
-/// the word's low bits, so the sums stay in registers), in the order of A's
-/// entries, as the workers add them.
+/// A worker's lanes (sum_entry_masks.hpp) would share a few products among
+/// them, paying a step of the worker's per round of A's entries, twice or
+/// more per entry where a row of B is longer than the lanes. Here one
+/// thread loads a batch of the row's entries of A together (column, value,
+/// word), then their rows of B's bounds together, then each entry's
+/// products: the loads of a batch overlap rather than following one
+/// another, and a warp keeps 32 rows in flight. Every product adds at the
+/// position of its set bit (an unrolled loop over the word's low Window
+/// bits, so the sums stay in registers), in the order of A's entries, as
+/// the workers add them.
 ///
 /// Measured on an H100 (2026-12-07, `gustav bench --implementations
 /// cusparse --reps 5 --warmup 2`, one binary with the tiny bins' kernel
@@ -19,7 +22,8 @@
 /// of 2 lanes -> a thread a row): er:1000000:2 (714,590 tiny rows of
 /// 1,000,000) 0.220, 0.224 -> 0.195, 0.195; er:200000:4, delaunay_n16,
 /// ia-wikiquote's A * A^T, bcsstk16, lap3d:120, er:1000000:8 and the R-MAT
-/// and collaboration graphs level.
+/// and collaboration graphs level. The wider rows' figures are at
+/// thread_row_window.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <string>
@@ -33,14 +37,14 @@
 
 namespace gustav::detail {
 
-template <class ExecSpace, class Types, class CRowMap, class CValues>
+template <class ExecSpace, class Types, class CRowMap, class CValues, int Window = tiny_products>
 struct SumTinyMasks {
   using Device = typename Types::device_type;
   using Word = typename EntryMasks<Device>::Word;
   using Scalar = typename Types::scalar_type;
   /// Entries of A whose loads one thread issues together.
   static constexpr int batch = 4;
-  static_assert(tiny_products <= 32, "a tiny row's masks are one word");
+  static_assert(Window <= 32, "a row summed by one thread has its masks in one word");
 
   Kokkos::View<const Word*, Device> start;
   Kokkos::View<const Word*, Device> words;
@@ -57,9 +61,9 @@ struct SumTinyMasks {
     std::int64_t a0, a1;
     ops.a_row(i, a0, a1);  // a broken row map sums nothing: the fingerprint reports it
     a1 = masked_entries_end(a0, a1, static_cast<std::int64_t>(start(i + 1)) - m0, 1);  // one word an entry
-    Scalar sums[tiny_products];
+    Scalar sums[Window];
 #pragma unroll
-    for (int s = 0; s < tiny_products; ++s) sums[s] = Scalar();
+    for (int s = 0; s < Window; ++s) sums[s] = Scalar();
     for (std::int64_t first = a0; first < a1; first += batch) {
       std::int64_t k[batch];
       Scalar a[batch];
@@ -88,24 +92,25 @@ struct SumTinyMasks {
 #pragma unroll
       for (int e = 0; e < batch; ++e) {
 #pragma unroll
-        for (int s = 0; s < tiny_products; ++s) {
+        for (int s = 0; s < Window; ++s) {
           const int t = popcount32(word[e] & ((Word(1) << s) - 1u));
           if ((word[e] >> s & 1u) && t < placed[e]) sums[s] += a[e] * Scalar(ops.b_values(b0[e] + t));
         }
       }
     }
 #pragma unroll
-    for (int s = 0; s < tiny_products; ++s)
+    for (int s = 0; s < Window; ++s)
       if (s < need) c_values(c0 + s) = sums[s];
   }
 };
 
-/// Sums the rows `rows` of a masked tiny bin into `c_values`.
-template <class Types, class ExecSpace, class CRowMap, class CValues>
+/// Sums the rows `rows` of a masked bin whose rows of C have at most Window
+/// entries into `c_values`, a thread a row.
+template <int Window, class Types, class ExecSpace, class CRowMap, class CValues>
 void sum_tiny_masks(const ExecSpace& space, const EntryMasks<typename Types::device_type>& masks,
                     const ProductOperands<Types>& ops, const CRowMap& c_row_map, const CValues& c_values,
                     const RowList<Types>& rows, std::int64_t n, const std::string& name) {
-  SumTinyMasks<ExecSpace, Types, CRowMap, CValues> f;
+  SumTinyMasks<ExecSpace, Types, CRowMap, CValues, Window> f;
   f.start = masks.start;
   f.words = masks.words;
   f.ops = ops;
