@@ -50,6 +50,38 @@ class EntryMasks : public KeptProductsTest<C> {
     this->expect_repeats_match(plan, A, B, 401, same_bits_up_to);
   }
 
+  /// Adds `column` to `columns` unless it is there already.
+  static void add_distinct(std::vector<O>& columns, O column) {
+    if (std::find(columns.begin(), columns.end(), column) == columns.end()) columns.push_back(column);
+  }
+
+  /// `count` distinct columns below `below` drawn from `rng`, sorted.
+  static std::vector<O> distinct_sorted(Rng& rng, std::size_t count, std::int64_t below) {
+    std::vector<O> columns;
+    while (columns.size() < count) add_distinct(columns, static_cast<O>(rng.below(below)));
+    std::sort(columns.begin(), columns.end());
+    return columns;
+  }
+
+  /// A `rows` x `cols` matrix whose row i holds the (sorted) columns
+  /// row_columns(i), each given a value from `rng` once its row's columns
+  /// are drawn.
+  template <class RowColumns>
+  static Host from_rows(Rng& rng, std::int64_t rows, std::int64_t cols, const RowColumns& row_columns) {
+    Host M;
+    M.num_rows = rows;
+    M.num_cols = cols;
+    M.row_map.assign(1, 0);
+    for (std::int64_t i = 0; i < rows; ++i) {
+      for (const O c : row_columns(i)) {
+        M.entries.push_back(c);
+        M.values.push_back(random_value<S>(rng));
+      }
+      M.row_map.push_back(static_cast<Z>(M.entries.size()));
+    }
+    return M;
+  }
+
   /// The last entry of A's second-to-last row moved to its last row (the
   /// same entries, one more in the last row than the plan has words for):
   /// the sums read only the words the plan holds for each row, the
@@ -110,54 +142,28 @@ TYPED_TEST(EntryMasks, TinyRowsOfManyEntriesSum) {
   // one word). About 4,600 words for 12,000 products: the masks are kept
   // (at most half a word a product).
   using O = typename TestFixture::O;
-  using Z = typename TestFixture::Z;
-  using S = typename TestFixture::S;
   Rng rng(486);
   // A row of B of 4 columns: 3 q + 1 or 3 q + 2.
   const auto full_row = [&rng]() {
     const auto q = rng.below(200);
     return static_cast<O>(3 * q + 1 + rng.below(2));
   };
-  const auto add_distinct = [](std::vector<O>& cols, O k) {
-    if (std::find(cols.begin(), cols.end(), k) == cols.end()) cols.push_back(k);
-  };
-  typename TestFixture::Host B;
-  B.num_rows = 600;
-  B.num_cols = 700;
-  B.row_map.assign(1, 0);
-  for (int k = 0; k < 600; ++k) {
-    if (k % 3 != 0) {
-      std::vector<O> cols;
-      while (cols.size() < 4) add_distinct(cols, static_cast<O>(rng.below(700)));
-      std::sort(cols.begin(), cols.end());
-      for (const O c : cols) {
-        B.entries.push_back(c);
-        B.values.push_back(random_value<S>(rng));
-      }
-    }
-    B.row_map.push_back(static_cast<Z>(B.entries.size()));
-  }
-  typename TestFixture::Host A;
-  A.num_rows = 800;
-  A.num_cols = 600;
-  A.row_map.assign(1, 0);
-  for (int i = 0; i < 800; ++i) {
+  const auto B = TestFixture::from_rows(rng, 600, 700, [&](std::int64_t k) {
+    return k % 3 != 0 ? TestFixture::distinct_sorted(rng, 4, 700) : std::vector<O>();
+  });
+  const auto A = TestFixture::from_rows(rng, 800, 600, [&](std::int64_t i) {
     std::vector<O> cols;
     if (i % 2 == 1) {
       const std::size_t empty = 1 + static_cast<std::size_t>(i / 2) % 7;
-      while (cols.size() < empty) add_distinct(cols, static_cast<O>(3 * rng.below(200)));
-      while (cols.size() < empty + 2) add_distinct(cols, full_row());
+      while (cols.size() < empty) TestFixture::add_distinct(cols, static_cast<O>(3 * rng.below(200)));
+      while (cols.size() < empty + 2) TestFixture::add_distinct(cols, full_row());
     } else {
       const std::size_t length = 4 + static_cast<std::size_t>(rng.below(4));
-      while (cols.size() < length) add_distinct(cols, full_row());
+      while (cols.size() < length) TestFixture::add_distinct(cols, full_row());
     }
     std::sort(cols.begin(), cols.end());
-    for (const O k : cols) {
-      A.entries.push_back(k);
-      A.values.push_back(random_value<S>(rng));
-    }
-    A.row_map.push_back(static_cast<Z>(A.entries.size()));
-  }
+    return cols;
+  });
   const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), TestFixture::masked());
   ASSERT_GT(plan.stats().masks_bytes, 0u);
   std::int64_t tiny_rows = 0;
@@ -176,37 +182,13 @@ TYPED_TEST(EntryMasks, ShortRowsOverLongRowsOfBSum) {
   // 4 of one-word rows): rows of A of one entry (tiny rows), two (rows of C
   // of at most 16 entries: on GPUs a thread a row) and four (the worker
   // bins), the last row one of two entries.
-  using O = typename TestFixture::O;
-  using Z = typename TestFixture::Z;
-  using S = typename TestFixture::S;
   Rng rng(487);
-  const auto distinct_sorted = [&rng](std::size_t count, std::int64_t below) {
-    std::vector<O> cols;
-    while (cols.size() < count) {
-      const auto c = static_cast<O>(rng.below(below));
-      if (std::find(cols.begin(), cols.end(), c) == cols.end()) cols.push_back(c);
-    }
-    std::sort(cols.begin(), cols.end());
-    return cols;
-  };
-  const auto fill = [&rng](typename TestFixture::Host& M, std::int64_t rows, std::int64_t cols,
-                           const auto& row_columns) {
-    M.num_rows = rows;
-    M.num_cols = cols;
-    M.row_map.assign(1, 0);
-    for (std::int64_t i = 0; i < rows; ++i) {
-      for (const O c : row_columns(i)) {
-        M.entries.push_back(c);
-        M.values.push_back(random_value<S>(rng));
-      }
-      M.row_map.push_back(static_cast<Z>(M.entries.size()));
-    }
-  };
-  typename TestFixture::Host B, A;
-  fill(B, 500, 2000, [&](std::int64_t) { return distinct_sorted(6 + rng.below(3), 2000); });
-  fill(A, 899, 500, [&](std::int64_t i) {
+  const auto B = TestFixture::from_rows(rng, 500, 2000, [&](std::int64_t) {
+    return TestFixture::distinct_sorted(rng, 6 + rng.below(3), 2000);
+  });
+  const auto A = TestFixture::from_rows(rng, 899, 500, [&](std::int64_t i) {
     const std::size_t entries = i % 4 == 0 ? 1 : i % 4 == 3 ? 4 : 2;
-    return distinct_sorted(entries, 500);
+    return TestFixture::distinct_sorted(rng, entries, 500);
   });
   const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), TestFixture::masked());
   ASSERT_GT(plan.stats().masks_bytes, 0u);
