@@ -118,6 +118,11 @@ void write_json(const Report& report, const std::string& path) {
     j.field("accumulator", r.stats.accumulator);
     j.field("write_rows", r.stats.write_rows);
     j.field("numeric_rows", r.stats.numeric_rows);
+    // What Gustav's default plan holds for its repeats (part of its numeric
+    // peak, not of the one-shot temp measured below).
+    j.field("plan_masks_bytes", static_cast<long long>(r.stats.masks_bytes));
+    j.field("plan_learned_positions_bytes", static_cast<long long>(r.stats.learned_positions_bytes));
+    j.field("plan_numeric_peak_temp_bytes", static_cast<long long>(r.stats.numeric_peak_temp_bytes));
     write_bins(j, "count_bins", r.stats.count_bins);
     write_bins(j, "fill_bins", r.stats.fill_bins);
     write_bins(j, "numeric_bins", r.stats.numeric_bins);

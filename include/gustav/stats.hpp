@@ -83,6 +83,10 @@ struct SpgemmStats {
   /// the numeric call that learned them on; 0 where none are). Part of the
   /// peaks of the phase that records them and of every numeric call after.
   std::size_t masks_bytes = 0;
+  /// Bytes of the hash bins' product positions the plan learned
+  /// (SpgemmOptions::learn_product_positions), from the numeric call that
+  /// learned them on (0 where none are). Part of every later numeric peak.
+  std::size_t learned_positions_bytes = 0;
   /// Bytes of the long rows' offsets the plan keeps from its first numeric
   /// call on (8 bytes for each row of C past the team bins and for each
   /// entry of A in those rows; 0 where it has none), so that a repeat

@@ -1,7 +1,7 @@
 // gustav multiply A.mtx|SPEC [B.mtx|SPEC] [-o C.mtx] [--space S] [--reps N]
 //                 [--json FILE] [--unsorted] [--accumulator automatic|hash|dense|mcr|mcw]
 //                 [--compression automatic|always|never] [--keep-positions] [--entry-masks]
-//                 [--no-learned-masks]
+//                 [--no-learned-masks] [--no-learned-positions]
 //                 [--co-execution off|automatic|always] [--heavy-a N] [--heavy-b N] [--host-share F]
 //                 [--kernel-times] [--timeline]
 // Multiplies, prints a summary (rows, nnz, products, nnz(C), times, GFLOP/s,
@@ -90,6 +90,9 @@ void print_summary(const Operands& ops, const std::string& space, const Summary&
                 s.stats.positions_layout.c_str());
   if (s.stats.masks_bytes > 0)
     std::printf("masks        %.2f MiB kept by the plan (part of both)\n", s.stats.masks_bytes / 1048576.0);
+  if (s.stats.learned_positions_bytes > 0)
+    std::printf("positions    %.2f MiB learned by the plan (part of numeric)\n",
+                s.stats.learned_positions_bytes / 1048576.0);
   if (s.stats.long_row_offsets_bytes > 0)
     std::printf("long rows    %.2f MiB of offsets kept by the plan (part of numeric)\n",
                 s.stats.long_row_offsets_bytes / 1048576.0);
@@ -112,6 +115,7 @@ std::string json_of(const Operands& ops, const std::string& space, const Summary
   j.field("symbolic_peak_temp_bytes", static_cast<long long>(s.stats.symbolic_peak_temp_bytes));
   j.field("numeric_peak_temp_bytes", static_cast<long long>(s.stats.numeric_peak_temp_bytes));
   j.field("masks_bytes", static_cast<long long>(s.stats.masks_bytes));
+  j.field("learned_positions_bytes", static_cast<long long>(s.stats.learned_positions_bytes));
   j.field("long_row_offsets_bytes", static_cast<long long>(s.stats.long_row_offsets_bytes));
   j.end_object();
   return j.str() + "\n";
@@ -121,7 +125,8 @@ std::string json_of(const Operands& ops, const std::string& space, const Summary
 
 int multiply_command(int argc, char** argv) {
   const Arguments args(argc, argv, 2,
-                       {"unsorted", "kernel-times", "timeline", "keep-positions", "entry-masks", "no-learned-masks"},
+                       {"unsorted", "kernel-times", "timeline", "keep-positions", "entry-masks", "no-learned-masks",
+                        "no-learned-positions"},
                        {"output", "space", "reps", "json", "accumulator", "compression", "memory-budget", "offsets", "check-rows",
                         "co-execution", "heavy-a", "heavy-b", "host-share", "kept-layout"});
   if (args.positional().empty() || args.positional().size() > 2)

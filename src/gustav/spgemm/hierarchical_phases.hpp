@@ -9,9 +9,11 @@
 /// Host and device meet twice in counting (two small summaries) and once at
 /// the end of writing (the error bits).
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "gustav/common/allocation.hpp"
 #include "gustav/common/arena.hpp"
@@ -24,8 +26,10 @@
 #include "gustav/spgemm/learn_entry_masks.hpp"
 #include "gustav/spgemm/learned_masks.hpp"
 #include "gustav/spgemm/mapping.hpp"
+#include "gustav/spgemm/record_bin_positions.hpp"
 #include "gustav/spgemm/record_entry_masks.hpp"
 #include "gustav/spgemm/record_positions.hpp"
+#include "gustav/spgemm/sum_bin_positions.hpp"
 #include "gustav/spgemm/sum_entry_masks.hpp"
 #include "gustav/spgemm/sum_kept_products.hpp"
 #include "gustav/validation/check_operands.hpp"
@@ -110,7 +114,8 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
     if (schedule.positions.kept || schedule.masks.kept) schedule.check.take(space, A, B, temp);
     // (Where masks were asked for and do not apply, learning would refuse
     // them for the same reason.)
-    if (!schedule.positions.kept && !plan.options_.keep_entry_masks && plan.options_.learn_entry_masks)
+    if (!schedule.positions.kept && !plan.options_.keep_entry_masks &&
+        (plan.options_.learn_entry_masks || plan.options_.learn_product_positions))
       schedule.learned = std::make_shared<LearnedMasks<Device>>();
     // This structure's own (a plan's copies share them, as they share it).
     schedule.long_offsets = std::make_shared<LongRowKeptOffsets<Device>>();
@@ -127,8 +132,10 @@ void symbolic_hierarchical(const ExecSpace& space, const AIn& A, const BIn& B, P
   stats.numeric_peak_temp_bytes = numeric_temp.peak();
 }
 
-/// The masked bins of a plan's numeric phase (sum_entry_masks.hpp) for
-/// write_rows_hierarchical, with the structure's check beside them.
+/// The masked bins of a plan's numeric phase (sum_entry_masks.hpp), and
+/// the bins whose positions it learned (sum_bin_positions.hpp; none where
+/// `positions` is null), for write_rows_hierarchical, with the structure's
+/// check beside them.
 template <class Types, class ExecSpace, class AIn, class BIn, class CValues>
 struct MaskedBins {
   const EntryMasks<typename Types::device_type>& masks;
@@ -138,15 +145,22 @@ struct MaskedBins {
   const ProductOperands<Types>& ops;
   Kokkos::View<const typename Types::c_offset_type*, typename Types::device_type> c_row_map;
   const CValues& c_values;
+  const BinPositions<typename Types::device_type>* positions = nullptr;
 
-  bool takes(std::size_t b) const { return masks.masked(b); }
+  bool positioned(std::size_t b) const { return positions && positions->has(b); }
+  bool takes(std::size_t b) const { return masks.masked(b) || positioned(b); }
   template <class Functor>
   void configure(std::size_t, Functor&) const {}
   bool has_beside() const { return true; }
   void launch_beside(const ExecSpace& side) const { check.launch(side, A, B); }
-  void run(const ExecSpace& bin_space, const RowBin& bin, const RowList<Types>& rows, std::int64_t n,
+  void run(const ExecSpace& bin_space, std::size_t b, const RowBin& bin, const RowList<Types>& rows, std::int64_t n,
            const std::string& name) const {
-    sum_entry_masks<Types>(bin_space, masks, bin, ops, c_row_map, c_values, rows, n, name + "::masks");
+    if (masks.masked(b)) {
+      sum_entry_masks<Types>(bin_space, masks, bin, ops, c_row_map, c_values, rows, n, name + "::masks");
+    } else {
+      sum_bin_positions<Types>(bin_space, positions->bins[b], bin, ops, c_row_map, c_values, rows, n,
+                               name + "::positions");
+    }
   }
 };
 
@@ -179,7 +193,7 @@ struct LearningBins {
   }
   bool has_beside() const { return true; }
   void launch_beside(const ExecSpace& side) const { fingerprint.launch_take(side, A, B); }
-  void run(const ExecSpace& bin_space, const RowBin& bin, const RowList<Types>& rows, std::int64_t n,
+  void run(const ExecSpace& bin_space, std::size_t, const RowBin& bin, const RowList<Types>& rows, std::int64_t n,
            const std::string& name) const {
     learn_entry_masks<Types>(bin_space, masks, bin, ops, c_row_map, c_entries, c_values, rows, n, errors,
                              name + "::learn_masks");
@@ -264,28 +278,35 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
     const bool learned_kept = !asked && learned && learned->kept();
     const EntryMasks<Device>& masks = asked ? schedule.masks : learned_kept ? learned->masks : schedule.masks;
     const KeptStructureCheck<Device>& check = asked ? schedule.check : learned_kept ? learned->check : schedule.check;
+    const BinPositions<Device>* positions = learned_kept ? &learned->positions : nullptr;
     bool all_masked = asked || learned_kept;
     for (std::size_t b = 0; b < schedule.bins.size(); ++b)
-      if (schedule.offsets[b + 1] > schedule.offsets[b] && !masks.masked(b)) all_masked = false;
+      if (schedule.offsets[b + 1] > schedule.offsets[b] && !masks.masked(b) && !(positions && positions->has(b)))
+        all_masked = false;
     if (!all_masked) Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
     RowWriter<ExecSpace, Types, RowOutput::reuse> out{plan.c_row_map_, plan.c_entries_, c_values};
     bool summed = false;
     if (asked || learned_kept) {
       // As for kept positions, the fingerprint stands for the checks; the
       // bins without masks read defensively as below.
-      const MaskedBins<Types, ExecSpace, AIn, BIn, CValues> masked{masks, check, A, B, ops, plan.c_row_map_, c_values};
+      const MaskedBins<Types, ExecSpace, AIn, BIn, CValues> masked{masks,           check,    A, B, ops, plan.c_row_map_,
+                                                                   c_values,        positions};
       plan.stats_.numeric_pool_bytes = write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors,
                                                                                  "gustav::numeric", temp, masked);
       bits = (all_masked ? 0 : sum_stale_long_rows(space, schedule, ops, out, errors, read_flag(space, errors),
                                                     "gustav::numeric", temp)) |
              check.read(space);
       summed = true;
-      if (learned_kept) plan.stats_.masks_bytes = masks.bytes();  // a copy made before they were learned
+      if (learned_kept) {  // a copy made before they were learned
+        plan.stats_.masks_bytes = masks.bytes();
+        plan.stats_.learned_positions_bytes = learned->positions.bytes();
+      }
       if ((bits & error_structure_differs) && learned_kept) {
-        // Learned masks keep the default contract: this call sums again
-        // by the default path below, and the plan drops them.
+        // Learned masks and positions keep the default contract: this call
+        // sums again by the default path below, and the plan drops them.
         learned->refuse();
         plan.stats_.masks_bytes = 0;
+        plan.stats_.learned_positions_bytes = 0;
         bits = 0;
         summed = false;
         Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
@@ -299,15 +320,15 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
     if (!summed) {
       if (validate) check_operands(space, A, B, errors);
       check_empty_rows_stay_empty(space, plan.a_rows_ - grouped, plan.c_row_map_, A, B, errors);
-      // The first call of a plan that learns its masks sizes them (a wait
-      // for their total), takes the structure's fingerprint on a stream
-      // beside the bins, and records them as the default path sums.
+      // The first call of a plan that learns sizes the masks (a wait for
+      // their total) and records them as the default path sums, chooses
+      // the bins whose positions it learns once the sums are done, and
+      // takes the structure's fingerprint for both.
+      const bool waiting = learned && learned->state == LearnedMasks<Device>::State::waiting;
       EntryMasks<Device> learning;
       KeptStructureCheck<Device> fingerprint;
-      if (learned && learned->state == LearnedMasks<Device>::State::waiting && !masks_worth_learning(schedule))
-        learned->refuse();
       bool in_table = false;
-      if (learned && learned->state == LearnedMasks<Device>::State::waiting) {
+      if (waiting && plan.options_.learn_entry_masks && masks_worth_learning(schedule)) {
         // Rows of B long enough that the default path learns them
         // (learn_entry_masks.hpp), whose kernels OR into zeroed words; the
         // entry-by-entry kernel writes whole words.
@@ -317,35 +338,62 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
                                   static_cast<double>(std::max<std::int64_t>(A.nnz(), 1))) >= learn_in_table_lanes_min;
         learning = size_entry_masks<Types>(space, schedule, ops, plan.c_row_map_, plan.a_rows_, plan.stats_.products,
                                            temp, "gustav::numeric", true, in_table);
-        if (learning.words.data()) {
-          try {
-            fingerprint.prepare(space, temp, "gustav::numeric::kept::fingerprint_parts");
-          } catch (const allocation_error&) {
-            learning = EntryMasks<Device>();  // its few bytes did not fit the budget
-          }
-        }
-        if (!learning.words.data()) learned->refuse();
       }
+      std::vector<char> positioned;
+      if (waiting && plan.options_.learn_product_positions) {
+        // A worker's window and row cache (rounded up to 16 bytes) fit a team.
+        const std::size_t worker_extra = RowCache<Types>::bytes() + 16;
+        const std::size_t scratch = team_scratch_limit<ExecSpace>();
+        const std::size_t window_limit = scratch > worker_extra ? scratch - worker_extra : 0;
+        positioned = plan_bin_positions<typename Types::scalar_type>(
+            schedule, learning.words.data() ? learning.bins : std::vector<char>{},
+            bin_positions_cap<typename Types::scalar_type, typename Types::ordinal_type>(plan.stats_.nnz), temp.room(),
+            window_limit);
+      }
+      const bool positions_wanted = std::find(positioned.begin(), positioned.end(), 1) != positioned.end();
+      if (learning.words.data() || positions_wanted) {
+        try {
+          fingerprint.prepare(space, temp, "gustav::numeric::kept::fingerprint_parts");
+        } catch (const allocation_error&) {
+          learning = EntryMasks<Device>();  // its few bytes did not fit the budget
+          positioned.clear();
+        }
+      }
+      const bool learns = learning.words.data() || !positioned.empty();
+      if (waiting && !learns) learned->refuse();
       if (learning.words.data()) {
         const LearningBins<Types, ExecSpace, AIn, BIn, decltype(plan.c_entries_), CValues> learn{
             learning, in_table, fingerprint, A, B, ops, plan.c_row_map_, plan.c_entries_, c_values, errors};
         plan.stats_.numeric_pool_bytes = write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors,
                                                                                    "gustav::numeric", temp, learn);
-        bits = sum_stale_long_rows(space, schedule, ops, out, errors, read_flag(space, errors), "gustav::numeric", temp);
-        if (bits == 0) {
-          fingerprint.finish_take();
-          learned->masks = learning;
-          learned->masks.kept = true;
-          learned->check = fingerprint;
-          learned->state = LearnedMasks<Device>::State::kept;
-          plan.stats_.masks_bytes = learned->masks.bytes();
-        } else {
-          learned->refuse();
-        }
       } else {
+        if (learns) fingerprint.launch_take(space, A, B);
         plan.stats_.numeric_pool_bytes =
             write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors, "gustav::numeric", temp);
-        bits = sum_stale_long_rows(space, schedule, ops, out, errors, read_flag(space, errors), "gustav::numeric", temp);
+      }
+      bits = sum_stale_long_rows(space, schedule, ops, out, errors, read_flag(space, errors), "gustav::numeric", temp);
+      if (learns && bits == 0) {
+        fingerprint.finish_take();
+        if (learning.words.data()) {
+          learned->masks = learning;
+          learned->masks.kept = true;
+          plan.stats_.masks_bytes = learned->masks.bytes();
+        }
+        learned->positions.bins.assign(schedule.bins.size(), {});
+        for (std::size_t b = 0; b < positioned.size(); ++b) {
+          if (!positioned[b]) continue;
+          const std::int64_t first = schedule.offsets[b], n = schedule.offsets[b + 1] - first;
+          record_bin_positions<Types>(space, learned->positions.bins[b], schedule.bins[b], ops, plan.c_row_map_,
+                                      plan.c_entries_, RowList<Types>(schedule.perm.data() + first, n), n,
+                                      schedule.bin_products[b], temp,
+                                      "gustav::numeric::" + schedule.bins[b].name + "::learn_positions");
+        }
+        plan.stats_.learned_positions_bytes = learned->positions.bytes();
+        learned->check = fingerprint;
+        learned->state = LearnedMasks<Device>::State::kept;
+        if (!learning.words.data() && !learned->positions.any()) learned->refuse();
+      } else if (learns) {
+        learned->refuse();
       }
     }
   }

@@ -50,11 +50,11 @@ struct NoOtherBins {
   template <class ExecSpace>
   void launch_beside(const ExecSpace&) const {}
   template <class ExecSpace, class Rows>
-  void run(const ExecSpace&, const RowBin&, const Rows&, std::int64_t, const std::string&) const {}
+  void run(const ExecSpace&, std::size_t, const RowBin&, const Rows&, std::int64_t, const std::string&) const {}
 };
 
 /// Returns the bytes of pool the long rows took. `other`: the bins whose
-/// rows it sums itself (`takes`, `run`, on the bin's stream), a kernel
+/// rows it sums itself (`takes(b)`, `run(space, b, ...)`, on the bin's stream), a kernel
 /// that goes beside the bins on a stream of its own (`launch_beside`), and
 /// what it sets on the other bins' functors (`configure`).
 template <RowOutput Output, class Types, class ExecSpace, class Schedule, class OtherBins = NoOtherBins>
@@ -76,7 +76,7 @@ std::size_t write_rows_hierarchical(const ExecSpace& space, const Schedule& sche
     const RowList<Types> rows(schedule.perm.data() + first, n);
     const std::string name = label + "::" + bin.name;
     if (other.takes(b)) {
-      other.run(bin_space, bin, rows, n, name);
+      other.run(bin_space, b, bin, rows, n, name);
       continue;
     }
     auto run = [&](auto level) {

@@ -1,17 +1,21 @@
 #pragma once
-/// The entries' masks a plan learns from its first numeric call
-/// (SpgemmOptions::learn_entry_masks, learn_entry_masks.hpp), held through
+/// What a plan learns from its first numeric call: the entries' masks of
+/// its short rows (SpgemmOptions::learn_entry_masks, learn_entry_masks.hpp)
+/// and the positions of its hash bins' products
+/// (SpgemmOptions::learn_product_positions, bin_positions.hpp), with one
+/// fingerprint of the structure they were learned on; held through
 /// a pointer that copies of the plan share, as they share the rest of the
 /// numeric calls' scratch (plan.hpp): whichever copy makes the first call
 /// learns them for all.
 ///
-/// Unlike masks the caller asked for (keep_entry_masks), learned masks
-/// leave the numeric phase's contract as it is: where A's or B's structure
+/// Unlike masks the caller asked for (keep_entry_masks), learned masks and
+/// positions leave the numeric phase's contract as it is: where A's or B's structure
 /// differs from the one they were learned on, the call sums by the default
 /// path instead (which accepts any structure whose products stay inside
 /// C's) and the plan drops them for good.
 #include <memory>
 
+#include "gustav/spgemm/bin_positions.hpp"
 #include "gustav/spgemm/entry_masks.hpp"
 #include "gustav/spgemm/kept_structure_check.hpp"
 
@@ -33,15 +37,17 @@ struct LearnedMasks {
     refused   ///< they do not apply, or the structure changed: never again
   };
   State state = State::waiting;
-  EntryMasks<Device> masks;
+  EntryMasks<Device> masks;          ///< empty where none were learned
+  BinPositions<Device> positions;    ///< empty where none were learned
   KeptStructureCheck<Device> check;
 
   bool kept() const { return state == State::kept; }
-  std::size_t bytes() const { return kept() ? masks.bytes() + check.bytes() : 0; }
-  /// Gives the masks and the fingerprint's arrays back.
+  std::size_t bytes() const { return kept() ? masks.bytes() + positions.bytes() + check.bytes() : 0; }
+  /// Gives the masks, the positions and the fingerprint's arrays back.
   void refuse() {
     state = State::refused;
     masks = EntryMasks<Device>();
+    positions = BinPositions<Device>();
     check = KeptStructureCheck<Device>();
   }
 };

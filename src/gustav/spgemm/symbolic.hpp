@@ -599,6 +599,7 @@ SpgemmPlan<ExecSpace, typename Types::c_offset_type, typename Types::ordinal_typ
     structure.keep_product_positions = false;
     structure.keep_entry_masks = false;
     structure.learn_entry_masks = false;
+    structure.learn_product_positions = false;
     // The colouring phase runs on the execution space alone.
     structure.co_execution = CoExecution::off;
     Plan plan = symbolic_impl<Types>(space, A, B, structure, who, check_values);
