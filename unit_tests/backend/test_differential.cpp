@@ -45,6 +45,7 @@ struct Tally {
   std::int64_t coloured = 0;          ///< cases that used a colouring numeric phase (mcr, mcw)
   std::int64_t split = 0;             ///< cases split between host and device (co_execution)
   std::int64_t masked = 0;            ///< reuse cases whose later calls summed from learned masks
+  std::int64_t positioned = 0;        ///< ... and from learned positions
   std::map<std::string, std::int64_t> bins;  ///< "phase bin" -> cases with rows in it
   double slowest_ms = 0;                      ///< the slowest case, to keep the run fast
   std::string slowest;
@@ -66,6 +67,7 @@ class DifferentialReport : public ::testing::Environment {
     std::cout << "[ differential ] reuse cases with B compressed: " << t.compressed
               << ", with the dense accumulator: " << t.dense << ", coloured (mcr, mcw): " << t.coloured
               << ", split between host and device: " << t.split << ", summed from learned masks: " << t.masked
+              << ", from learned positions: " << t.positioned
               << "\n";
     for (const char* phase : {"count", "fill", "numeric"}) {
       std::cout << "[ differential ] reuse cases per " << phase << " bin:";
@@ -228,6 +230,7 @@ TYPED_TEST(Differential, ReuseMatchesReference) {
     TestFixture::Run::refill(plan, this->device(A3), this->device(B2), C);
     if (auto r = this->matches(C, A3, B2, sorted); !r) return r << " (numeric into the existing C, new values of A)";
     if (plan.stats().masks_bytes > 0) ++tally().masked;
+    if (plan.stats().learned_positions_bytes > 0) ++tally().positioned;
     return ::testing::AssertionSuccess();
   });
 }

@@ -22,11 +22,14 @@ class LearnedMasks : public KeptProductsTest<C> {
   using typename KeptProductsTest<C>::O;
   using Run = typename KeptProductsTest<C>::Run;
 
-  /// The hierarchical mapping (the GPUs'), default options otherwise.
+  /// The hierarchical mapping (the GPUs'), default options otherwise but
+  /// for the learned positions (test_learned_positions.cpp tests both
+  /// together), so that a plan that does not learn masks learns nothing.
   static SpgemmOptions hierarchical(bool learn = true) {
     SpgemmOptions o;
     o.cpu_mapping = CpuMapping::hierarchical;
     o.learn_entry_masks = learn;
+    o.learn_product_positions = false;
     return o;
   }
 
