@@ -169,12 +169,12 @@ ProductResult bench_product(const Space& space, const Operands& ops, const Bench
     SpgemmOptions masks;
     masks.keep_entry_masks = true;
     variants.emplace_back("gustav/masks", masks);
-    // The repeats of the hash bins' rows by their tables, without the
-    // positions a plan learns (learn_product_positions off); also
-    // selectable alone as gustav-tables.
-    SpgemmOptions tables;
-    tables.learn_product_positions = false;
-    variants.emplace_back("gustav/tables", tables);
+    // The repeats of the hash bins' rows from the positions a plan learns
+    // (the opt-in learn_product_positions); also selectable alone as
+    // gustav-learned-positions.
+    SpgemmOptions learned;
+    learned.learn_product_positions = true;
+    variants.emplace_back("gustav/learned-positions", learned);
     // Host and device together (seed 001's HH-CPU), thresholds chosen.
     SpgemmOptions hybrid;
     hybrid.co_execution = CoExecution::always;
@@ -183,7 +183,7 @@ ProductResult bench_product(const Space& space, const Operands& ops, const Bench
   for (const auto& [name, options] : variants) {
     if (wants(config, "gustav-variants") || (name == "gustav/positions" && wants(config, "gustav-positions")) ||
         (name == "gustav/masks" && wants(config, "gustav-masks")) ||
-        (name == "gustav/tables" && wants(config, "gustav-tables")) ||
+        (name == "gustav/learned-positions" && wants(config, "gustav-learned-positions")) ||
         (name == "gustav/hybrid" && wants(config, "gustav-hybrid"))) {
       progress(config, name);
       try {

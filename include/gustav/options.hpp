@@ -202,22 +202,26 @@ struct SpgemmOptions {
   /// go instead of taking a fingerprint, with the same contract.
   bool learn_entry_masks = true;
 
-  /// On the hierarchical mapping, a plan's first gustav::numeric call also
-  /// learns, for the rows its default path sums in hash tables (rows of C
-  /// of up to 65,536 entries that masks do not take), the position of every
-  /// product in its row of C, in the order the repeats walk them; later
-  /// calls add each product at its position with no table and no search.
-  /// One byte a product where a bin's rows of C have at most 256 entries,
-  /// two otherwise, plus 8 bytes a row: learned bin by bin while the whole
-  /// stays within a quarter of the bytes of C's columns and values, and
-  /// within memory_budget_bytes where one is set
+  /// Opt-in, on the hierarchical mapping: a plan's first gustav::numeric
+  /// call also learns, for the rows its default path sums in hash tables
+  /// (rows of C of up to 65,536 entries that masks do not take), the
+  /// position of every product in its row of C, in the order the repeats
+  /// walk them; later calls add each product at its position with no
+  /// table and no search. One byte a product where a bin's rows of C have
+  /// at most 256 entries, two otherwise, plus 8 bytes a row: learned bin by
+  /// bin while the whole stays within a quarter of the bytes of C's columns
+  /// and values, and within memory_budget_bytes where one is set
   /// (stats().learned_positions_bytes, from that call on). The first call
   /// pays one more visit of those products (a binary search each); the
   /// contract is learn_entry_masks': where A's or B's structure differs
   /// from the one they were learned on, the call sums by the default path
   /// and the plan drops them. Sums add in scratch atomically, as the
   /// tables do, so the bits of a repeat may differ in the last place.
-  bool learn_product_positions = true;
+  /// Off by default: on an H100 it took er:100000:16's repeat from 1.05 to
+  /// 0.37 ms, but a power-law A * A^T (ia-wikiquote) from 0.25 to 0.47,
+  /// whose hub rows a worker each sums far slower than a team's table, and
+  /// it made first calls up to five times longer (README, Performance).
+  bool learn_product_positions = false;
 
   /// CPU and GPU together (see CoExecution). The host part's plan follows
   /// these options except that its rows are always sorted and it keeps no

@@ -52,8 +52,8 @@ int bench_command(int argc, char** argv) {
     std::string name;
     while (std::getline(list, name, ',')) {
       if (name != "gustav-variants" && name != "gustav-positions" && name != "gustav-masks" &&
-          name != "gustav-tables" && name != "gustav-hybrid" && name != "kk" && name != "cusparse")
-        throw UsageError{"--implementations takes gustav-variants, gustav-positions, gustav-masks, gustav-tables, "
+          name != "gustav-learned-positions" && name != "gustav-hybrid" && name != "kk" && name != "cusparse")
+        throw UsageError{"--implementations takes gustav-variants, gustav-positions, gustav-masks, gustav-learned-positions, "
                          "gustav-hybrid, "
                          "kk and cusparse, "
                          "got '" + name + "'"};

@@ -1,7 +1,7 @@
 // gustav multiply A.mtx|SPEC [B.mtx|SPEC] [-o C.mtx] [--space S] [--reps N]
 //                 [--json FILE] [--unsorted] [--accumulator automatic|hash|dense|mcr|mcw]
 //                 [--compression automatic|always|never] [--keep-positions] [--entry-masks]
-//                 [--no-learned-masks] [--no-learned-positions]
+//                 [--no-learned-masks] [--learned-positions]
 //                 [--co-execution off|automatic|always] [--heavy-a N] [--heavy-b N] [--host-share F]
 //                 [--kernel-times] [--timeline]
 // Multiplies, prints a summary (rows, nnz, products, nnz(C), times, GFLOP/s,
@@ -126,7 +126,7 @@ std::string json_of(const Operands& ops, const std::string& space, const Summary
 int multiply_command(int argc, char** argv) {
   const Arguments args(argc, argv, 2,
                        {"unsorted", "kernel-times", "timeline", "keep-positions", "entry-masks", "no-learned-masks",
-                        "no-learned-positions"},
+                        "learned-positions"},
                        {"output", "space", "reps", "json", "accumulator", "compression", "memory-budget", "offsets", "check-rows",
                         "co-execution", "heavy-a", "heavy-b", "host-share", "kept-layout"});
   if (args.positional().empty() || args.positional().size() > 2)

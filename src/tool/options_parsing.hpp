@@ -57,7 +57,7 @@ inline SpgemmOptions parse_spgemm_options(const Arguments& args) {
   o.keep_product_positions = args.has("keep-positions");
   o.keep_entry_masks = args.has("entry-masks");
   o.learn_entry_masks = !args.has("no-learned-masks");
-  o.learn_product_positions = !args.has("no-learned-positions");
+  o.learn_product_positions = args.has("learned-positions");
   o.kept_layout = parse_kept_layout(args);
   // --space hybrid splits every product unless --co-execution says otherwise.
   const std::string co = args.get("co-execution", args.get("space", "") == "hybrid" ? "always" : "off");

@@ -167,6 +167,9 @@ inline DifferentialCase make_differential_case(std::uint64_t seed) {
   }
   // Kept products in either layout, or chosen; drawn last, as above.
   if (o.keep_product_positions) o.kept_layout = static_cast<KeptLayout>(rng.below(3));
+  // The opt-in learned positions in about a quarter of the cases, taken
+  // from draws already made so that every case keeps its matrices.
+  o.learn_product_positions = !o.keep_product_positions && o.sort_rows;
   return c;
 }
 
@@ -206,6 +209,7 @@ inline std::string describe(const DifferentialCase& c) {
     << ", cpu_mapping " << name_of(c.options.cpu_mapping) << ", keep_product_positions "
     << c.options.keep_product_positions;
   if (c.options.keep_product_positions) s << " (" << name_of(c.options.kept_layout) << ")";
+  if (c.options.learn_product_positions) s << ", learn_product_positions";
   if (c.options.co_execution == CoExecution::always)
     s << ", co_execution always, heavy rows from " << c.options.heavy_a_row_nnz << " (A) and "
       << c.options.heavy_b_row_nnz << " (B) entries";

@@ -350,16 +350,19 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
             bin_positions_cap<typename Types::scalar_type, typename Types::ordinal_type>(plan.stats_.nnz), temp.room(),
             window_limit);
       }
-      const bool positions_wanted = std::find(positioned.begin(), positioned.end(), 1) != positioned.end();
+      // (A plan with no bin chosen learns no positions.)
+      bool positions_wanted = std::find(positioned.begin(), positioned.end(), 1) != positioned.end();
       if (learning.words.data() || positions_wanted) {
         try {
           fingerprint.prepare(space, temp, "gustav::numeric::kept::fingerprint_parts");
         } catch (const allocation_error&) {
           learning = EntryMasks<Device>();  // its few bytes did not fit the budget
-          positioned.clear();
+          positions_wanted = false;
         }
       }
-      const bool learns = learning.words.data() || !positioned.empty();
+      if (!positions_wanted) positioned.clear();
+      // Only what has the fingerprint's arrays takes it.
+      const bool learns = learning.words.data() || positions_wanted;
       if (waiting && !learns) learned->refuse();
       if (learning.words.data()) {
         const LearningBins<Types, ExecSpace, AIn, BIn, decltype(plan.c_entries_), CValues> learn{
