@@ -279,18 +279,18 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
     const EntryMasks<Device>& masks = asked ? schedule.masks : learned_kept ? learned->masks : schedule.masks;
     const KeptStructureCheck<Device>& check = asked ? schedule.check : learned_kept ? learned->check : schedule.check;
     const BinPositions<Device>* positions = learned_kept ? &learned->positions : nullptr;
+    // The bins summed from masks or learned positions (none where neither).
+    const MaskedBins<Types, ExecSpace, AIn, BIn, CValues> masked{
+        masks, check, A, B, ops, plan.c_row_map_, c_values, positions};
     bool all_masked = asked || learned_kept;
     for (std::size_t b = 0; b < schedule.bins.size(); ++b)
-      if (schedule.offsets[b + 1] > schedule.offsets[b] && !masks.masked(b) && !(positions && positions->has(b)))
-        all_masked = false;
+      if (schedule.offsets[b + 1] > schedule.offsets[b] && !masked.takes(b)) all_masked = false;
     if (!all_masked) Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
     RowWriter<ExecSpace, Types, RowOutput::reuse> out{plan.c_row_map_, plan.c_entries_, c_values};
     bool summed = false;
     if (asked || learned_kept) {
       // As for kept positions, the fingerprint stands for the checks; the
       // bins without masks read defensively as below.
-      const MaskedBins<Types, ExecSpace, AIn, BIn, CValues> masked{masks,           check,    A, B, ops, plan.c_row_map_,
-                                                                   c_values,        positions};
       plan.stats_.numeric_pool_bytes = write_rows_hierarchical<RowOutput::reuse>(space, schedule, ops, out, errors,
                                                                                  "gustav::numeric", temp, masked);
       bits = (all_masked ? 0 : sum_stale_long_rows(space, schedule, ops, out, errors, read_flag(space, errors),
