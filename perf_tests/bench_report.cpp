@@ -122,6 +122,7 @@ void write_json(const Report& report, const std::string& path) {
     // peak, not of the one-shot temp measured below).
     j.field("plan_masks_bytes", static_cast<long long>(r.stats.masks_bytes));
     j.field("plan_learned_positions_bytes", static_cast<long long>(r.stats.learned_positions_bytes));
+    j.field("plan_learned_positions_team_rows", static_cast<long long>(r.stats.learned_positions_team_rows));
     j.field("plan_numeric_peak_temp_bytes", static_cast<long long>(r.stats.numeric_peak_temp_bytes));
     write_bins(j, "count_bins", r.stats.count_bins);
     write_bins(j, "fill_bins", r.stats.fill_bins);

@@ -217,10 +217,13 @@ struct SpgemmOptions {
   /// from the one they were learned on, the call sums by the default path
   /// and the plan drops them. Sums add in scratch atomically, as the
   /// tables do, so the bits of a repeat may differ in the last place.
+  /// Rows of more products than a worker takes are learned and summed by a
+  /// team each (stats().learned_positions_team_rows).
   /// Off by default: on an H100 it took er:100000:16's repeat from 1.05 to
   /// 0.37 ms, but a power-law A * A^T (ia-wikiquote) from 0.25 to 0.47,
-  /// whose hub rows a worker each sums far slower than a team's table, and
-  /// it made first calls up to five times longer (README, Performance).
+  /// whose hub rows a worker each then summed far slower than a team's
+  /// table, and it made first calls up to five times longer (README,
+  /// Performance).
   bool learn_product_positions = false;
 
   /// CPU and GPU together (see CoExecution). The host part's plan follows

@@ -87,6 +87,9 @@ struct SpgemmStats {
   /// (SpgemmOptions::learn_product_positions), from the numeric call that
   /// learned them on (0 where none are). Part of every later numeric peak.
   std::size_t learned_positions_bytes = 0;
+  /// Rows among those whose positions the plan learned that a team sums
+  /// (more products than a worker takes), the rest a worker each.
+  std::int64_t learned_positions_team_rows = 0;
   /// Bytes of the long rows' offsets the plan keeps from its first numeric
   /// call on (8 bytes for each row of C past the team bins and for each
   /// entry of A in those rows; 0 where it has none), so that a repeat

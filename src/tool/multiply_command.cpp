@@ -91,8 +91,8 @@ void print_summary(const Operands& ops, const std::string& space, const Summary&
   if (s.stats.masks_bytes > 0)
     std::printf("masks        %.2f MiB kept by the plan (part of both)\n", s.stats.masks_bytes / 1048576.0);
   if (s.stats.learned_positions_bytes > 0)
-    std::printf("positions    %.2f MiB learned by the plan (part of numeric)\n",
-                s.stats.learned_positions_bytes / 1048576.0);
+    std::printf("positions    %.2f MiB learned by the plan (part of numeric), %lld rows summed by a team\n",
+                s.stats.learned_positions_bytes / 1048576.0, (long long)s.stats.learned_positions_team_rows);
   if (s.stats.long_row_offsets_bytes > 0)
     std::printf("long rows    %.2f MiB of offsets kept by the plan (part of numeric)\n",
                 s.stats.long_row_offsets_bytes / 1048576.0);
@@ -116,6 +116,7 @@ std::string json_of(const Operands& ops, const std::string& space, const Summary
   j.field("numeric_peak_temp_bytes", static_cast<long long>(s.stats.numeric_peak_temp_bytes));
   j.field("masks_bytes", static_cast<long long>(s.stats.masks_bytes));
   j.field("learned_positions_bytes", static_cast<long long>(s.stats.learned_positions_bytes));
+  j.field("learned_positions_team_rows", static_cast<long long>(s.stats.learned_positions_team_rows));
   j.field("long_row_offsets_bytes", static_cast<long long>(s.stats.long_row_offsets_bytes));
   j.end_object();
   return j.str() + "\n";

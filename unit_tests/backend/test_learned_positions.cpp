@@ -75,6 +75,22 @@ TYPED_TEST(LearnedPositions, RowsOfCPastTwoHundredFiftySixEntriesTakeTwoBytes) {
   EXPECT_GT(plan.stats().learned_positions_bytes, 0u);
 }
 
+TYPED_TEST(LearnedPositions, RowsOfFarMoreProductsThanAWorkerTakesAreSummedByATeam) {
+  // Rows of B of about 40 entries over 600 columns, rows of A of about 6,
+  // and one of 250 (some 10,000 products onto at most 600 columns of C):
+  // more products than a worker's lanes take (bin_positions_long_row), so
+  // a team learns and sums that row while workers take the others.
+  RandomShape a_shape;
+  a_shape.long_row = 11;
+  a_shape.long_row_length = 250;
+  const auto A = this->random(900, 300, 6, 625, a_shape);
+  const auto B = this->random(300, 600, 40, 626);
+  const auto plan = TestFixture::Run::symbolic(this->device(A), this->device(B), TestFixture::hierarchical());
+  this->expect_sums_match(plan, A, B, 627);
+  EXPECT_GT(plan.stats().learned_positions_bytes, 0u);
+  EXPECT_GT(plan.stats().learned_positions_team_rows, 0);
+}
+
 TYPED_TEST(LearnedPositions, BesideLearnedMasks) {
   // Short rows of C (masks) beside a row past 128 entries (positions).
   RandomShape a_shape;

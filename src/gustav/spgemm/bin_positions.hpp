@@ -26,10 +26,12 @@
 /// learning call, and where it differs sums by the default path and drops
 /// them (learned_masks.hpp, which holds both).
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "gustav/analysis/row_bins.hpp"
+#include "gustav/common/launch.hpp"
 
 namespace gustav::detail {
 
@@ -42,6 +44,9 @@ struct BinPositions {
     Kokkos::View<std::int64_t*, Device> row_start;
     Kokkos::View<std::uint8_t*, Device> narrow;
     Kokkos::View<std::uint16_t*, Device> wide;
+    /// Rows with more products than bin_positions_long_row: a team sums
+    /// each of them (team_bin_positions.hpp), the workers the rest.
+    std::int64_t long_rows = 0;
     bool used() const { return row_start.data() != nullptr; }
     std::size_t bytes() const {
       return row_start.span() * sizeof(std::int64_t) + narrow.span() + wide.span() * sizeof(std::uint16_t);
@@ -60,12 +65,44 @@ struct BinPositions {
     for (const auto& bin : bins) sum += bin.bytes();
     return sum;
   }
+  std::int64_t long_rows() const {
+    std::int64_t sum = 0;
+    for (const auto& bin : bins) sum += bin.long_rows;
+    return sum;
+  }
 };
 
 /// Rows of C longer than this keep their tables (positions are 16 bits).
 constexpr std::int64_t bin_positions_max_row = 65536;
 /// Positions take one byte a product up to rows of C of this many entries.
 constexpr std::int64_t bin_positions_narrow_row = 256;
+
+/// Lanes a worker of a positions bin takes (host spaces: one).
+template <class ExecSpace>
+int bin_positions_lanes(const RowBin& bin) {
+  if constexpr (is_host_space<ExecSpace>()) return 1;
+  if (bin.level == RowLevel::team) return 32;
+  return std::min(32, std::max(1, bin.vector_length));
+}
+
+/// Workers a team of a positions bin starts with (the launch halves them
+/// until their scratch fits): 256 threads on GPUs; one on host spaces,
+/// whose teams are a thread each.
+template <class ExecSpace>
+int bin_positions_team_size(int lanes) {
+  if constexpr (is_host_space<ExecSpace>()) return 1;
+  return lanes < 256 ? 256 / lanes : 1;
+}
+
+/// Products a lane of a positions worker takes in one row at most. A row
+/// beyond that many for the worker's lanes takes a whole team instead: one
+/// row of 17,420 products in a bin of 1,613 rows averaging 548
+/// (ia-wikiquote's A * A^T, team/1024) kept a worker of 32 lanes at it for
+/// most of the bin's time, and its repeat took 0.47 ms against the tables'
+/// 0.25 (H100, 2026-12-08), whose kernel gives every row of a team bin its
+/// team.
+constexpr std::int64_t bin_positions_lane_products = 128;
+inline std::int64_t bin_positions_long_row(int lanes) { return bin_positions_lane_products * lanes; }
 
 /// Bytes a bin's positions take: `products` positions and a start a row.
 inline std::size_t bin_positions_bytes(const RowBin& bin, std::int64_t rows, std::int64_t products) {

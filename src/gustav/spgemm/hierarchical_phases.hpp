@@ -300,6 +300,7 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
       if (learned_kept) {  // a copy made before they were learned
         plan.stats_.masks_bytes = masks.bytes();
         plan.stats_.learned_positions_bytes = learned->positions.bytes();
+        plan.stats_.learned_positions_team_rows = learned->positions.long_rows();
       }
       if ((bits & error_structure_differs) && learned_kept) {
         // Learned masks and positions keep the default contract: this call
@@ -307,6 +308,7 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
         learned->refuse();
         plan.stats_.masks_bytes = 0;
         plan.stats_.learned_positions_bytes = 0;
+        plan.stats_.learned_positions_team_rows = 0;
         bits = 0;
         summed = false;
         Kokkos::deep_copy(space, schedule.errors, std::int64_t(0));
@@ -392,6 +394,7 @@ void numeric_hierarchical(const ExecSpace& space, const Plan& plan, const AIn& A
                                       "gustav::numeric::" + schedule.bins[b].name + "::learn_positions");
         }
         plan.stats_.learned_positions_bytes = learned->positions.bytes();
+        plan.stats_.learned_positions_team_rows = learned->positions.long_rows();
         learned->check = fingerprint;
         learned->state = LearnedMasks<Device>::State::kept;
         if (!learning.words.data() && !learned->positions.any()) learned->refuse();

@@ -216,12 +216,15 @@ struct TeamRowCache {
 /// entries per row of B, 32 lanes). A thread finds each product's entry from
 /// the one before: a step when B's rows are long, a galloping search when
 /// they are short (a binary search for every product cost a third more on
-/// ca-HepPh's team rows). Calls f(j, p); returns the row's product count on
-/// every thread. Must be called by the whole team (it synchronises it).
+/// ca-HepPh's team rows). Calls f(j, p, t), t the product's index in the
+/// row's walk order (A's entries in order, each row of B in order: the t of
+/// walk_worker_products); returns the row's product count on every thread.
+/// Must be called by the whole team (it synchronises it).
 template <class Member, class Ops, class F>
-KOKKOS_INLINE_FUNCTION std::int64_t walk_team_products(const Member& team, const Ops& ops, const TeamRowCache& cache,
-                                                       int lanes, std::int64_t a_begin, std::int64_t a_end, bool& bad,
-                                                       const F& f) {
+KOKKOS_INLINE_FUNCTION std::int64_t walk_team_products_indexed(const Member& team, const Ops& ops,
+                                                               const TeamRowCache& cache, int lanes,
+                                                               std::int64_t a_begin, std::int64_t a_end, bool& bad,
+                                                               const F& f) {
   const int threads = team.team_size() * lanes;
   std::int64_t total = 0;
   for (std::int64_t first = a_begin; first < a_end; first += TeamRowCache::capacity) {
@@ -267,7 +270,7 @@ KOKKOS_INLINE_FUNCTION std::int64_t walk_team_products(const Member& team, const
           }
           i = lo;
         }
-        f(first + i, cache.begin[i] + (t - before[i]));
+        f(first + i, cache.begin[i] + (t - before[i]), total + t);
       }
     });
     total += n;
@@ -275,6 +278,15 @@ KOKKOS_INLINE_FUNCTION std::int64_t walk_team_products(const Member& team, const
     team.team_barrier();
   }
   return total;
+}
+
+/// walk_team_products_indexed calling f(j, p).
+template <class Member, class Ops, class F>
+KOKKOS_INLINE_FUNCTION std::int64_t walk_team_products(const Member& team, const Ops& ops, const TeamRowCache& cache,
+                                                       int lanes, std::int64_t a_begin, std::int64_t a_end, bool& bad,
+                                                       const F& f) {
+  return walk_team_products_indexed(team, ops, cache, lanes, a_begin, a_end, bad,
+                                    [&](const std::int64_t j, const std::int64_t p, std::int64_t) { f(j, p); });
 }
 
 }  // namespace gustav::detail

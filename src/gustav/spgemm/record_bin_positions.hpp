@@ -6,7 +6,8 @@
 /// (walk_worker_products, so product t of the row is the t-th position
 /// kept for it) and find each one's column in the row of C by a binary
 /// search (C's rows are sorted; the call that just ran found every product
-/// inside its row).
+/// inside its row). Rows too long for a worker are learned by a team each
+/// (team_bin_positions.hpp).
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <string>
@@ -17,6 +18,7 @@
 #include "gustav/spgemm/launch_teams.hpp"
 #include "gustav/spgemm/product_walk.hpp"
 #include "gustav/spgemm/sum_bin_positions.hpp"
+#include "gustav/spgemm/team_bin_positions.hpp"
 
 namespace gustav::detail {
 
@@ -34,6 +36,7 @@ struct RecordBinPositions {
   Kokkos::View<const std::int64_t*, Device> row_start;
   Kokkos::View<Position*, Device> positions;
   int lanes = 1;
+  std::int64_t long_row = 0;  ///< rows with more products are a team's (team_bin_positions.hpp)
 
   std::size_t scratch_bytes(int team_size) const {
     return RowCache<Types>::bytes() * static_cast<std::size_t>(team_size);
@@ -44,10 +47,11 @@ struct RecordBinPositions {
         team.team_scratch(0).get_shmem_aligned(RowCache<Types>::bytes() * team.team_size(), 16));
     const auto cache = RowCache<Types>::at(base + RowCache<Types>::bytes() * team.team_rank());
     for_each_worker_row(team, num_rows, [&](const std::int64_t w) {
+      const std::int64_t p0 = row_start(w), held = row_start(w + 1) - p0;
+      if (held > long_row) return;
       const std::int64_t i = static_cast<std::int64_t>(rows(w));
       const std::int64_t c0 = static_cast<std::int64_t>(c_row_map(i));
       const std::int64_t n = static_cast<std::int64_t>(c_row_map(i + 1)) - c0;
-      const std::int64_t p0 = row_start(w), held = row_start(w + 1) - p0;
       std::int64_t a0, a1;
       ops.a_row(i, a0, a1);
       bool bad = false;  // the call being learned from raised no error
@@ -106,6 +110,18 @@ bool record_bin_positions(const ExecSpace& space, typename BinPositions<typename
   Kokkos::deep_copy(space, total, Kokkos::subview(row_start, n));
   space.fence();
   if (total != products) return false;
+  // Rows too long for a worker go to a team each; their values must then
+  // fit a team's scratch.
+  const int lanes = bin_positions_lanes<ExecSpace>(bin);
+  const std::int64_t long_row = bin_positions_long_row(lanes);
+  std::int64_t long_rows = 0;
+  Kokkos::parallel_reduce(
+      name + "::long_rows", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t w, std::int64_t& count) {
+        count += row_start(w + 1) - row_start(w) > long_row ? 1 : 0;
+      },
+      long_rows);
+  if (long_rows > 0 && !long_bin_positions_fit<ExecSpace, Types>(bin.max_need)) return false;
   auto record = [&](auto positions) {
     using Position = typename decltype(positions)::value_type;
     RecordBinPositions<ExecSpace, Types, CEntries, Position> f;
@@ -116,11 +132,14 @@ bool record_bin_positions(const ExecSpace& space, typename BinPositions<typename
     f.num_rows = n;
     f.row_start = row_start;
     f.positions = positions;
-    f.lanes = bin_positions_lanes<ExecSpace>(bin);
-    const int lanes = f.lanes;
+    f.lanes = lanes;
+    f.long_row = long_row;
     launch_teams(space, name, f, bin_positions_team_size<ExecSpace>(lanes), lanes,
                  [&](int size) { return looping_league(space, (n + size - 1) / size, size * lanes); },
                  [&](int size) { return f.scratch_bytes(size); });
+    if (long_rows > 0)
+      record_long_bin_positions<Types>(space, ops, c_row_map, c_entries, rows, n, row_start, long_rows, positions,
+                                       lanes, name + "::long");
   };
   try {
     if (bin.max_need <= bin_positions_narrow_row) {
@@ -137,6 +156,7 @@ bool record_bin_positions(const ExecSpace& space, typename BinPositions<typename
     return false;
   }
   kept.row_start = row_start;
+  kept.long_rows = long_rows;
   return true;
 }
 

@@ -18,6 +18,8 @@
 /// Lanes: a worker bin keeps its vector length; a team bin's rows take a
 /// worker of 32 lanes each (H100, er:100000:16's repeat with every lane
 /// count from outside: 32 lanes 0.37 ms, 16 lanes 0.52, 8 lanes 0.85).
+/// Rows of more products than bin_positions_long_row(lanes) are skipped
+/// here and summed by a team each (team_bin_positions.hpp).
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -28,25 +30,9 @@
 #include "gustav/spgemm/bin_positions.hpp"
 #include "gustav/spgemm/launch_teams.hpp"
 #include "gustav/spgemm/product_walk.hpp"
+#include "gustav/spgemm/team_bin_positions.hpp"
 
 namespace gustav::detail {
-
-/// Lanes a worker of a positions bin takes (host spaces: one).
-template <class ExecSpace>
-int bin_positions_lanes(const RowBin& bin) {
-  if constexpr (is_host_space<ExecSpace>()) return 1;
-  if (bin.level == RowLevel::team) return 32;
-  return std::min(32, std::max(1, bin.vector_length));
-}
-
-/// Workers a team of a positions bin starts with (the launch halves them
-/// until their scratch fits): 256 threads on GPUs; one on host spaces,
-/// whose teams are a thread each.
-template <class ExecSpace>
-int bin_positions_team_size(int lanes) {
-  if constexpr (is_host_space<ExecSpace>()) return 1;
-  return lanes < 256 ? 256 / lanes : 1;
-}
 
 /// Scratch of one worker of a positions bin: its window of values and its
 /// row cache.
@@ -72,6 +58,7 @@ struct SumBinPositions {
   Kokkos::View<const Position*, Device> positions;
   int lanes = 1;
   std::int64_t window = 0;
+  std::int64_t long_row = 0;  ///< rows with more products are a team's (team_bin_positions.hpp)
 
   std::size_t scratch_bytes(int team_size) const {
     return bin_positions_worker_bytes<Types>(window) * static_cast<std::size_t>(team_size);
@@ -86,10 +73,11 @@ struct SumBinPositions {
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, window), [&](const std::int64_t q) { values[q] = Scalar(); });
     for_each_worker_row(team, num_rows, [&](const std::int64_t w) {
       const std::int64_t i = static_cast<std::int64_t>(rows(w));
+      const std::int64_t p0 = row_start(w), held = row_start(w + 1) - p0;
+      if (held > long_row) return;
       const std::int64_t c0 = static_cast<std::int64_t>(c_row_map(i));
       const std::int64_t length = static_cast<std::int64_t>(c_row_map(i + 1)) - c0;
       const std::int64_t n = length < window ? length : window;
-      const std::int64_t p0 = row_start(w), held = row_start(w + 1) - p0;
       std::int64_t a0, a1;
       ops.a_row(i, a0, a1);
       bool bad = false;  // the fingerprint stands for the checks
@@ -124,12 +112,15 @@ void sum_bin_positions(const ExecSpace& space, const typename BinPositions<typen
     f.positions = positions;
     f.lanes = bin_positions_lanes<ExecSpace>(bin);
     f.window = bin.max_need;
+    f.long_row = bin_positions_long_row(f.lanes);
     const int lanes = f.lanes;
     int team_size = bin_positions_team_size<ExecSpace>(lanes);
     while (team_size > 1 && f.scratch_bytes(team_size) > team_scratch_limit<ExecSpace>()) team_size /= 2;
     launch_teams(space, name, f, team_size, lanes,
                  [&](int size) { return looping_league(space, (n + size - 1) / size, size * lanes); },
                  [&](int size) { return f.scratch_bytes(size); });
+    if (kept.long_rows > 0)
+      sum_long_bin_positions<Types>(space, kept, bin, ops, c_row_map, c_values, rows, n, positions, name + "::long");
   };
   if (kept.narrow.data()) {
     launch(Kokkos::View<const std::uint8_t*, typename Types::device_type>(kept.narrow));
