@@ -14,6 +14,7 @@
 
 #include "gustav/common/allocation.hpp"
 #include "gustav/common/launch.hpp"
+#include "gustav/common/search.hpp"
 #include "gustav/spgemm/bin_positions.hpp"
 #include "gustav/spgemm/launch_teams.hpp"
 #include "gustav/spgemm/product_walk.hpp"
@@ -56,19 +57,38 @@ struct RecordBinPositions {
       ops.a_row(i, a0, a1);
       bool bad = false;  // the call being learned from raised no error
       walk_worker_products(team, ops, cache, a0, a1, lanes, bad, [&](std::int64_t, std::int64_t p, std::int64_t t) {
-        if (t >= held) return;
-        const auto column = ops.b_entries(p);
-        std::int64_t lo = 0, hi = n;
-        while (lo < hi) {
-          const std::int64_t mid = (lo + hi) >> 1;
-          if (c_entries(c0 + mid) < column) {
-            lo = mid + 1;
-          } else {
-            hi = mid;
-          }
-        }
-        positions(p0 + t) = static_cast<Position>(lo);
+        if (t < held) record(p0 + t, p, c0, n);
       });
+    });
+  }
+
+  /// Keeps where product p's column lies in the row of C of n entries at c0.
+  KOKKOS_INLINE_FUNCTION void record(std::int64_t at, std::int64_t p, std::int64_t c0, std::int64_t n) const {
+    positions(at) = static_cast<Position>(first_at_least(c_entries, c0, c0 + n, ops.b_entries(p)) - c0);
+  }
+};
+
+/// The long rows' learning: a team a row (team_bin_positions.hpp).
+template <class ExecSpace, class Types, class CEntries, class Position>
+struct RecordLongBinPositions : RecordBinPositions<ExecSpace, Types, CEntries, Position> {
+  using Base = RecordBinPositions<ExecSpace, Types, CEntries, Position>;
+  using typename Base::Member;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const auto cache =
+        TeamRowCache::at(static_cast<char*>(team.team_scratch(0).get_shmem_aligned(TeamRowCache::bytes(), 16)));
+    for_each_long_row(team, this->num_rows, this->row_start, this->long_row, [&](const std::int64_t w) {
+      const std::int64_t i = static_cast<std::int64_t>(this->rows(w));
+      const std::int64_t c0 = static_cast<std::int64_t>(this->c_row_map(i));
+      const std::int64_t n = static_cast<std::int64_t>(this->c_row_map(i + 1)) - c0;
+      const std::int64_t p0 = this->row_start(w), held = this->row_start(w + 1) - p0;
+      std::int64_t a0, a1;
+      this->ops.a_row(i, a0, a1);
+      bool bad = false;  // the call being learned from raised no error
+      walk_team_products_indexed(team, this->ops, cache, this->lanes, a0, a1, bad,
+                                 [&](std::int64_t, std::int64_t p, std::int64_t t) {
+                                   if (t < held) this->record(p0 + t, p, c0, n);
+                                 });
     });
   }
 };
@@ -137,9 +157,11 @@ bool record_bin_positions(const ExecSpace& space, typename BinPositions<typename
     launch_teams(space, name, f, bin_positions_team_size<ExecSpace>(lanes), lanes,
                  [&](int size) { return looping_league(space, (n + size - 1) / size, size * lanes); },
                  [&](int size) { return f.scratch_bytes(size); });
-    if (long_rows > 0)
-      record_long_bin_positions<Types>(space, ops, c_row_map, c_entries, rows, n, row_start, long_rows, positions,
-                                       lanes, name + "::long");
+    if (long_rows > 0) {
+      RecordLongBinPositions<ExecSpace, Types, CEntries, Position> g;
+      static_cast<decltype(f)&>(g) = f;
+      launch_long_bin_rows(space, name + "::long", g, long_rows, TeamRowCache::bytes());
+    }
   };
   try {
     if (bin.max_need <= bin_positions_narrow_row) {

@@ -82,14 +82,59 @@ struct SumBinPositions {
       ops.a_row(i, a0, a1);
       bool bad = false;  // the fingerprint stands for the checks
       walk_worker_products(team, ops, cache, a0, a1, lanes, bad, [&](std::int64_t j, std::int64_t p, std::int64_t t) {
-        if (t >= held) return;
-        const std::int64_t q = static_cast<std::int64_t>(positions(p0 + t));
-        if (q < n) Concurrent::add(values + q, Scalar(ops.a_values(j) * ops.b_values(p)));
+        if (t < held) add(values, p0 + t, j, p, n);
       });
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, n), [&](const std::int64_t q) {
         c_values(c0 + q) = values[q];
         values[q] = Scalar();
       });
+    });
+  }
+
+  /// Adds product (j, p) at its learned position `at` in the window of a row
+  /// of C holding n of its values.
+  KOKKOS_INLINE_FUNCTION void add(Scalar* values, std::int64_t at, std::int64_t j, std::int64_t p,
+                                  std::int64_t n) const {
+    const std::int64_t q = static_cast<std::int64_t>(positions(at));
+    if (q < n) Concurrent::add(values + q, Scalar(ops.a_values(j) * ops.b_values(p)));
+  }
+};
+
+/// The long rows' sums: a team a row, the row's window of values in the
+/// team's scratch beside its row cache (team_bin_positions.hpp).
+template <class ExecSpace, class Types, class Position>
+struct SumLongBinPositions : SumBinPositions<ExecSpace, Types, Position> {
+  using Base = SumBinPositions<ExecSpace, Types, Position>;
+  using typename Base::Member;
+  using typename Base::Scalar;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const std::int64_t window = this->window;
+    char* base =
+        static_cast<char*>(team.team_scratch(0).get_shmem_aligned(long_bin_positions_bytes<Types>(window), 16));
+    Scalar* values = reinterpret_cast<Scalar*>(base);
+    const auto cache = TeamRowCache::at(base + long_bin_positions_window_bytes<Types>(window));
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, window), [&](const std::int64_t q) { values[q] = Scalar(); });
+    team.team_barrier();
+    for_each_long_row(team, this->num_rows, this->row_start, this->long_row, [&](const std::int64_t w) {
+      const std::int64_t i = static_cast<std::int64_t>(this->rows(w));
+      const std::int64_t c0 = static_cast<std::int64_t>(this->c_row_map(i));
+      const std::int64_t length = static_cast<std::int64_t>(this->c_row_map(i + 1)) - c0;
+      const std::int64_t n = length < window ? length : window;
+      const std::int64_t p0 = this->row_start(w), held = this->row_start(w + 1) - p0;
+      std::int64_t a0, a1;
+      this->ops.a_row(i, a0, a1);
+      bool bad = false;  // the fingerprint stands for the checks
+      // The walk ends with the team synchronised: every add is in.
+      walk_team_products_indexed(team, this->ops, cache, this->lanes, a0, a1, bad,
+                                 [&](std::int64_t j, std::int64_t p, std::int64_t t) {
+                                   if (t < held) this->add(values, p0 + t, j, p, n);
+                                 });
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), [&](const std::int64_t q) {
+        this->c_values(c0 + q) = values[q];
+        values[q] = Scalar();
+      });
+      team.team_barrier();
     });
   }
 };
@@ -119,8 +164,11 @@ void sum_bin_positions(const ExecSpace& space, const typename BinPositions<typen
     launch_teams(space, name, f, team_size, lanes,
                  [&](int size) { return looping_league(space, (n + size - 1) / size, size * lanes); },
                  [&](int size) { return f.scratch_bytes(size); });
-    if (kept.long_rows > 0)
-      sum_long_bin_positions<Types>(space, kept, bin, ops, c_row_map, c_values, rows, n, positions, name + "::long");
+    if (kept.long_rows > 0) {
+      SumLongBinPositions<ExecSpace, Types, Position> g;
+      static_cast<decltype(f)&>(g) = f;
+      launch_long_bin_rows(space, name + "::long", g, kept.long_rows, long_bin_positions_bytes<Types>(f.window));
+    }
   };
   if (kept.narrow.data()) {
     launch(Kokkos::View<const std::uint8_t*, typename Types::device_type>(kept.narrow));
