@@ -44,12 +44,14 @@ struct BinPositions {
     Kokkos::View<std::int64_t*, Device> row_start;
     Kokkos::View<std::uint8_t*, Device> narrow;
     Kokkos::View<std::uint16_t*, Device> wide;
-    /// Rows with more products than bin_positions_long_row: a team sums
-    /// each of them (team_bin_positions.hpp), the workers the rest.
-    std::int64_t long_rows = 0;
+    /// The bin's rows (w) with more products than bin_positions_long_row:
+    /// a team sums each of them (team_bin_positions.hpp), the workers the
+    /// rest.
+    Kokkos::View<std::int64_t*, Device> long_rows;
     bool used() const { return row_start.data() != nullptr; }
     std::size_t bytes() const {
-      return row_start.span() * sizeof(std::int64_t) + narrow.span() + wide.span() * sizeof(std::uint16_t);
+      return (row_start.span() + long_rows.span()) * sizeof(std::int64_t) + narrow.span() +
+             wide.span() * sizeof(std::uint16_t);
     }
   };
   std::vector<Bin> bins;  ///< per numeric bin of the schedule (host side)
@@ -67,7 +69,7 @@ struct BinPositions {
   }
   std::int64_t long_rows() const {
     std::int64_t sum = 0;
-    for (const auto& bin : bins) sum += bin.long_rows;
+    for (const auto& bin : bins) sum += static_cast<std::int64_t>(bin.long_rows.extent(0));
     return sum;
   }
 };

@@ -73,11 +73,12 @@ template <class ExecSpace, class Types, class CEntries, class Position>
 struct RecordLongBinPositions : RecordBinPositions<ExecSpace, Types, CEntries, Position> {
   using Base = RecordBinPositions<ExecSpace, Types, CEntries, Position>;
   using typename Base::Member;
+  Kokkos::View<const std::int64_t*, typename Base::Device> long_rows;
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const auto cache =
         TeamRowCache::at(static_cast<char*>(team.team_scratch(0).get_shmem_aligned(TeamRowCache::bytes(), 16)));
-    for_each_long_row(team, this->num_rows, this->row_start, this->long_row, [&](const std::int64_t w) {
+    for_each_long_row(team, long_rows, [&](const std::int64_t w) {
       const std::int64_t i = static_cast<std::int64_t>(this->rows(w));
       const std::int64_t c0 = static_cast<std::int64_t>(this->c_row_map(i));
       const std::int64_t n = static_cast<std::int64_t>(this->c_row_map(i + 1)) - c0;
@@ -141,7 +142,16 @@ bool record_bin_positions(const ExecSpace& space, typename BinPositions<typename
         count += row_start(w + 1) - row_start(w) > long_row ? 1 : 0;
       },
       long_rows);
-  if (long_rows > 0 && !long_bin_positions_fit<ExecSpace, Types>(bin.max_need)) return false;
+  Starts long_list;
+  if (long_rows > 0) {
+    if (!long_bin_positions_fit<ExecSpace, Types>(bin.max_need)) return false;
+    try {
+      long_list = temp.allocate<Starts>(space, name + "::long_rows", static_cast<std::size_t>(long_rows), false);
+    } catch (const allocation_error&) {
+      return false;
+    }
+    list_long_rows(space, row_start, n, long_row, long_list, name + "::list_long_rows");
+  }
   auto record = [&](auto positions) {
     using Position = typename decltype(positions)::value_type;
     RecordBinPositions<ExecSpace, Types, CEntries, Position> f;
@@ -160,7 +170,8 @@ bool record_bin_positions(const ExecSpace& space, typename BinPositions<typename
     if (long_rows > 0) {
       RecordLongBinPositions<ExecSpace, Types, CEntries, Position> g;
       static_cast<decltype(f)&>(g) = f;
-      launch_long_bin_rows(space, name + "::long", g, long_rows, TeamRowCache::bytes());
+      g.long_rows = long_list;
+      launch_long_bin_rows(space, name + "::long", g, TeamRowCache::bytes());
     }
   };
   try {
@@ -178,7 +189,7 @@ bool record_bin_positions(const ExecSpace& space, typename BinPositions<typename
     return false;
   }
   kept.row_start = row_start;
-  kept.long_rows = long_rows;
+  kept.long_rows = long_list;
   return true;
 }
 

@@ -107,6 +107,7 @@ struct SumLongBinPositions : SumBinPositions<ExecSpace, Types, Position> {
   using Base = SumBinPositions<ExecSpace, Types, Position>;
   using typename Base::Member;
   using typename Base::Scalar;
+  Kokkos::View<const std::int64_t*, typename Base::Device> long_rows;
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const std::int64_t window = this->window;
@@ -116,7 +117,7 @@ struct SumLongBinPositions : SumBinPositions<ExecSpace, Types, Position> {
     const auto cache = TeamRowCache::at(base + long_bin_positions_window_bytes<Types>(window));
     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, window), [&](const std::int64_t q) { values[q] = Scalar(); });
     team.team_barrier();
-    for_each_long_row(team, this->num_rows, this->row_start, this->long_row, [&](const std::int64_t w) {
+    for_each_long_row(team, long_rows, [&](const std::int64_t w) {
       const std::int64_t i = static_cast<std::int64_t>(this->rows(w));
       const std::int64_t c0 = static_cast<std::int64_t>(this->c_row_map(i));
       const std::int64_t length = static_cast<std::int64_t>(this->c_row_map(i + 1)) - c0;
@@ -164,10 +165,11 @@ void sum_bin_positions(const ExecSpace& space, const typename BinPositions<typen
     launch_teams(space, name, f, team_size, lanes,
                  [&](int size) { return looping_league(space, (n + size - 1) / size, size * lanes); },
                  [&](int size) { return f.scratch_bytes(size); });
-    if (kept.long_rows > 0) {
+    if (kept.long_rows.extent(0) > 0) {
       SumLongBinPositions<ExecSpace, Types, Position> g;
       static_cast<decltype(f)&>(g) = f;
-      launch_long_bin_rows(space, name + "::long", g, kept.long_rows, long_bin_positions_bytes<Types>(f.window));
+      g.long_rows = kept.long_rows;
+      launch_long_bin_rows(space, name + "::long", g, long_bin_positions_bytes<Types>(f.window));
     }
   };
   if (kept.narrow.data()) {

@@ -36,23 +36,35 @@ bool long_bin_positions_fit(std::int64_t window) {
   return long_bin_positions_bytes<Types>(window) <= team_scratch_limit<ExecSpace>();
 }
 
-/// Calls f(w) for each row w of [0, rows) with more than `long_row`
-/// products, a team each; the whole team calls it.
-template <class Member, class RowStart, class F>
-KOKKOS_INLINE_FUNCTION void for_each_long_row(const Member& team, std::int64_t rows, const RowStart& row_start,
-                                              std::int64_t long_row, const F& f) {
-  for (std::int64_t w = team.league_rank(); w < rows; w += team.league_size()) {
-    if (row_start(w + 1) - row_start(w) > long_row) f(w);
-  }
+/// Calls f(w) for each of a bin's long rows w (listed), a team each; the
+/// whole team calls it.
+template <class Member, class LongRows, class F>
+KOKKOS_INLINE_FUNCTION void for_each_long_row(const Member& team, const LongRows& long_rows, const F& f) {
+  const auto listed = static_cast<std::int64_t>(long_rows.extent(0));
+  for (std::int64_t k = team.league_rank(); k < listed; k += team.league_size()) f(long_rows(k));
 }
 
-/// Launches a long rows' kernel `f` over `long_rows` of a bin's n rows.
+/// Lists the rows w of a bin's n (row_start their products' starts) with
+/// more than `long_row` products, in order, into `long_rows` (sized).
+template <class ExecSpace, class RowStart, class LongRows>
+void list_long_rows(const ExecSpace& space, const RowStart& row_start, std::int64_t n, std::int64_t long_row,
+                    const LongRows& long_rows, const std::string& name) {
+  Kokkos::parallel_scan(
+      name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t w, std::int64_t& listed, const bool last) {
+        const bool is_long = row_start(w + 1) - row_start(w) > long_row;
+        if (last && is_long) long_rows(listed) = w;
+        listed += is_long ? 1 : 0;
+      });
+}
+
+/// Launches a long rows' kernel `f` over its listed rows.
 template <class ExecSpace, class Functor>
-void launch_long_bin_rows(const ExecSpace& space, const std::string& name, const Functor& f, std::int64_t long_rows,
-                          std::size_t scratch) {
+void launch_long_bin_rows(const ExecSpace& space, const std::string& name, const Functor& f, std::size_t scratch) {
   const int lanes = f.lanes;
+  const auto listed = static_cast<std::int64_t>(f.long_rows.extent(0));
   launch_teams(space, name, f, bin_positions_team_size<ExecSpace>(lanes), lanes,
-               [&](int size) { return looping_league(space, long_rows, size * lanes); },
+               [&](int size) { return looping_league(space, listed, size * lanes); },
                [&](int) { return scratch; });
 }
 
